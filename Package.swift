@@ -1,0 +1,78 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Upcoming-feature flags every target builds with: explicit `any`, imports that say what they expose.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+/// OpenCombine stands in for Combine where Apple's framework does not exist.
+let openCombine: Target.Dependency = .product(
+    name: "OpenCombine",
+    package: "OpenCombine",
+    condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])
+)
+
+let package = Package(
+    name: "Keyscope",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    products: [
+        .library(name: "KeyscopeCore", targets: ["KeyscopeCore"]),
+        .library(name: "KeyscopeTesting", targets: ["KeyscopeTesting"]),
+        .executable(name: "keyscope", targets: ["keyscope"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+    ],
+    targets: [
+        // Pure Swift: values, key paths, patches, stores, factory, storages. Foundation + publishers + logging only.
+        .target(
+            name: "KeyscopeCore",
+            dependencies: [
+                openCombine,
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Test support for Keyscope users and for this package's own tests.
+        .target(
+            name: "KeyscopeTesting",
+            dependencies: ["KeyscopeCore"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "keyscope",
+            dependencies: [
+                "KeyscopeCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // A child process the process tests start, restart and kill -9 (persistence across restarts).
+        .executableTarget(
+            name: "KeyscopeTestChild",
+            dependencies: ["KeyscopeCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeCoreTests",
+            dependencies: [
+                "KeyscopeCore",
+                "KeyscopeTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeProcessTests",
+            dependencies: ["KeyscopeCore", "KeyscopeTesting", "KeyscopeTestChild", "keyscope"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

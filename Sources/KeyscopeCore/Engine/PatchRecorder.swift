@@ -1,0 +1,76 @@
+/// Collects the patches of a transaction, folding later writes into earlier ones per VALUES.md:
+/// a write folds into an earlier patch on the identical path (first `old`, last `new`, at the earlier position)
+/// only when nothing in between touches that path, an ancestor or a descendant, or shifts an array on it.
+/// Element inserts and removes never fold; writes that fold back to the original value leave no patch.
+struct PatchRecorder {
+    private(set) var patches: [StorePatch] = []
+
+    mutating func record(_ patch: StorePatch) {
+        guard !Self.isElementShift(patch) else {
+            patches.append(patch)
+            return
+        }
+        var index = patches.count - 1
+        while index >= 0 {
+            let earlier = patches[index]
+            if earlier.keyPath == patch.keyPath {
+                guard !Self.isElementShift(earlier) else { break }
+                if let folded = Self.fold(earlier, patch) {
+                    patches[index] = folded
+                } else {
+                    patches.remove(at: index)
+                }
+                return
+            }
+            if Self.blocks(earlier, patch.keyPath) { break }
+            index -= 1
+        }
+        patches.append(patch)
+    }
+
+    /// An insert, or a remove of an array element: both shift later elements.
+    private static func isElementShift(_ patch: StorePatch) -> Bool {
+        switch patch.op {
+        case .insert: true
+        case .remove: patch.keyPath.endsInIndex
+        default: false
+        }
+    }
+
+    private static func blocks(_ between: StorePatch, _ path: StoreKeyPath) -> Bool {
+        if between.keyPath.overlaps(path) { return true }
+        return isElementShift(between) && between.keyPath.parent.isPrefix(of: path)
+    }
+
+    /// The single patch equivalent to `earlier` then `later` on the same path, or `nil` when they cancel out.
+    private static func fold(_ earlier: StorePatch, _ later: StorePatch) -> StorePatch? {
+        let path = earlier.keyPath
+        switch (earlier.op, later.op) {
+        case (.merge, .merge):
+            let earlierNew = earlier.newValue?.objectValue ?? [:]
+            var old = earlier.oldValue?.objectValue ?? [:]
+            for (key, value) in later.oldValue?.objectValue ?? [:] where earlierNew[key] == nil { old[key] = value }
+            let new = earlierNew.merging(later.newValue?.objectValue ?? [:]) { $1 }
+            if new.allSatisfy({ old[$0.key] == $0.value }) { return nil }
+            return StorePatch(op: .merge, keyPath: path, oldValue: .object(old), newValue: .object(new))
+        case (.merge, _):
+            // The later patch's `old` is the whole value after the merge: undo the merge on it to get the original.
+            var original = later.oldValue?.objectValue ?? [:]
+            let mergedOld = earlier.oldValue?.objectValue ?? [:]
+            for key in (earlier.newValue?.objectValue ?? [:]).keys { original[key] = mergedOld[key] }
+            return full(path, before: .object(original), after: later.newValue)
+        case (_, .merge):
+            var after = earlier.newValue?.objectValue ?? [:]
+            after.merge(later.newValue?.objectValue ?? [:]) { $1 }
+            return full(path, before: earlier.oldValue, after: .object(after))
+        default:
+            return full(path, before: earlier.oldValue, after: later.op == .remove ? nil : later.newValue)
+        }
+    }
+
+    private static func full(_ path: StoreKeyPath, before: StoreValue?, after: StoreValue?) -> StorePatch? {
+        if before == after { return nil }
+        guard let after else { return StorePatch(op: .remove, keyPath: path, oldValue: before) }
+        return StorePatch(op: .set, keyPath: path, oldValue: before, newValue: after)
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// Writes StoreValues as JSON per VALUES.md into a byte buffer.
+struct JSONWriter {
+    var bytes: [UInt8] = []
+    let sortedKeys: Bool
+    let pretty: Bool
+    private var indent = 0
+
+    init(sortedKeys: Bool = false, pretty: Bool = false) {
+        self.sortedKeys = sortedKeys
+        self.pretty = pretty
+        bytes.reserveCapacity(64)
+    }
+
+    mutating func write(_ value: StoreValue) {
+        switch value {
+        case .string(let s): writeString(s)
+        case .integer(let i): append(String(i))
+        case .number(let d): writeNumber(d)
+        case .bool(let b): append(b ? "true" : "false")
+        case .null: append("null")
+        case .color(let c): writeTagged("$color", c.hex)
+        case .url(let u): writeTagged("$url", u.absoluteString)
+        case .array(let elements): writeArray(elements)
+        case .object(let members): writeObject(members)
+        }
+    }
+
+    private mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    private mutating func writeNumber(_ d: Double) {
+        if d.isNaN {
+            writeTagged("$number", "nan")
+        } else if d.isInfinite {
+            writeTagged("$number", d < 0 ? "-inf" : "inf")
+        } else {
+            // Swift prints the shortest text that round-trips, always with "." or an exponent ("3.0", "1e+300").
+            append(d.description)
+        }
+    }
+
+    private mutating func writeTagged(_ tag: String, _ payload: String) {
+        bytes.append(UInt8(ascii: "{"))
+        writeString(tag)
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(UInt8(ascii: " ")) }
+        writeString(payload)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func writeArray(_ elements: [StoreValue]) {
+        bytes.append(UInt8(ascii: "["))
+        indent += 1
+        for (offset, element) in elements.enumerated() {
+            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+            newline()
+            write(element)
+        }
+        indent -= 1
+        if !elements.isEmpty { newline() }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    private mutating func writeObject(_ members: [String: StoreValue]) {
+        bytes.append(UInt8(ascii: "{"))
+        indent += 1
+        var first = true
+        func member(_ key: String, _ value: StoreValue, into writer: inout JSONWriter) {
+            if !first { writer.bytes.append(UInt8(ascii: ",")) }
+            first = false
+            writer.newline()
+            if key.utf8.first == UInt8(ascii: "$") {
+                writer.writeString("$" + key)
+            } else {
+                writer.writeString(key)
+            }
+            writer.bytes.append(UInt8(ascii: ":"))
+            if writer.pretty { writer.bytes.append(UInt8(ascii: " ")) }
+            writer.write(value)
+        }
+        if sortedKeys {
+            for key in members.keys.sorted() { member(key, members[key]!, into: &self) }
+        } else {
+            for (key, value) in members { member(key, value, into: &self) }
+        }
+        indent -= 1
+        if !members.isEmpty { newline() }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func newline() {
+        guard pretty else { return }
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+    }
+
+    mutating func writeString(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

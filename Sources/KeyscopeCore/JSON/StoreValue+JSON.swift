@@ -1,0 +1,78 @@
+public import Foundation
+
+extension StoreValue {
+    /// Decodes JSON text per VALUES.md: tagged values, `$`-unescaping, integers vs numbers.
+    ///
+    /// Rejects (never rounds or replaces) integers outside Int64, overflowing number literals, duplicate keys,
+    /// lone surrogate escapes, invalid UTF-8, bad tagged payloads and nesting deeper than `maxDepth`.
+    /// ```swift
+    /// let v = try StoreValue(jsonText: #"{"total": 3, "ratio": 3.0, "accent": {"$color": "#FF8800"}}"#)
+    /// ```
+    public init(jsonText: String, maxDepth: Int = JSONLimits.defaultMaxDepth) throws(StoreValueJSONError) {
+        var text = jsonText
+        self = try text.withUTF8 { bytes in
+            var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
+            return Result { () throws(StoreValueJSONError) in try reader.readDocument() }
+        }.get()
+    }
+
+    /// Decodes UTF-8 JSON bytes; see ``init(jsonText:maxDepth:)``.
+    public init(jsonData: Data, maxDepth: Int = JSONLimits.defaultMaxDepth) throws(StoreValueJSONError) {
+        self = try jsonData.withUnsafeBytes { raw in
+            var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
+            return Result { () throws(StoreValueJSONError) in try reader.readDocument() }
+        }.get()
+    }
+
+    /// Decodes UTF-8 JSON bytes; see ``init(jsonText:maxDepth:)``.
+    public init(jsonBytes: some Collection<UInt8>, maxDepth: Int = JSONLimits.defaultMaxDepth)
+        throws(StoreValueJSONError)
+    {
+        let array = Array(jsonBytes)
+        self = try array.withUnsafeBufferPointer { bytes in
+            var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
+            return Result { () throws(StoreValueJSONError) in try reader.readDocument() }
+        }.get()
+    }
+
+    /// The compact JSON form. `sortedKeys` gives a stable byte-for-byte output (files, fixtures, digests).
+    public func jsonText(sortedKeys: Bool = false) -> String {
+        String(decoding: jsonBytes(sortedKeys: sortedKeys), as: UTF8.self)
+    }
+
+    /// The compact JSON form as UTF-8 bytes.
+    public func jsonBytes(sortedKeys: Bool = false) -> [UInt8] {
+        var writer = JSONWriter(sortedKeys: sortedKeys)
+        writer.write(self)
+        return writer.bytes
+    }
+
+    /// The JSON form as `Data`, optionally pretty-printed (two-space indent, sorted keys) for files people read.
+    public func jsonData(pretty: Bool = false) -> Data {
+        var writer = JSONWriter(sortedKeys: pretty, pretty: pretty)
+        writer.write(self)
+        if pretty { writer.bytes.append(UInt8(ascii: "\n")) }
+        return Data(writer.bytes)
+    }
+}
+
+/// Limits shared by every JSON reader in Keyscope.
+public enum JSONLimits {
+    /// Arrays and objects nested deeper than this are refused (a guard against stack exhaustion).
+    public static let defaultMaxDepth = 512
+}
+
+/// Why JSON text is not a valid StoreValue, with the byte offset where reading stopped.
+public struct StoreValueJSONError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// 0-based byte offset into the input.
+    public let offset: Int
+    /// What was wrong, in words a person can act on.
+    public let reason: String
+
+    public init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
+
+    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+}

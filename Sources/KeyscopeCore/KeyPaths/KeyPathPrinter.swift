@@ -1,0 +1,53 @@
+/// Canonical printing (VALUES.md): names where the key allows it, quoted keys otherwise.
+enum KeyPathPrinter {
+    static func canonical(_ segments: [StoreKeyPath.Segment]) -> String {
+        var out = ""
+        for (offset, segment) in segments.enumerated() {
+            switch segment {
+            case .index(let i):
+                out += "[\(i)]"
+            case .key(let key):
+                if isPlainName(key) {
+                    if offset > 0 { out += "." }
+                    out += key
+                } else {
+                    out += "[" + quoted(key) + "]"
+                }
+            }
+        }
+        return out
+    }
+
+    /// A key that the `name` production can spell.
+    static func isPlainName(_ key: String) -> Bool {
+        !key.isEmpty && key.unicodeScalars.allSatisfy(KeyPathParser.isNameScalar)
+    }
+
+    /// A JSON string that escapes only `"`, `\` and control characters.
+    static func quoted(_ key: String) -> String {
+        var out = "\""
+        for scalar in key.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if KeyPathParser.isControl(scalar) {
+                    out += jsonEscape(scalar)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    private static func jsonEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}

@@ -1,0 +1,129 @@
+/// A parsed key path such as `cart.total`, `items[0].title` or `prefs["com.app.theme"]` (VALUES.md "Key paths").
+///
+/// Parse once and keep the value: every store operation takes the parsed form, so repeated use costs nothing.
+/// ```swift
+/// let total = try StoreKeyPath(parsing: "cart.total")
+/// store.set(total, 100)
+/// store.set("cart.note", "hi")     // a literal is parsed once, where it is written
+/// ```
+/// A literal that does not parse never traps: the path remembers its error, and any operation using it is refused
+/// with ``StoreError/badPath(_:)`` (thrown, or reported through the logger by the non-throwing forms).
+public struct StoreKeyPath: Sendable, Hashable {
+    /// One step of a path.
+    public enum Segment: Sendable, Hashable {
+        /// An object key (a name or a quoted key: `stats.2024` is the key `"2024"`).
+        case key(String)
+        /// An array index.
+        case index(Int)
+    }
+
+    /// The steps from the root; empty for the root itself.
+    public let segments: [Segment]
+    /// Set only for a literal that failed to parse; such a path is never used for an operation.
+    public let parseError: KeyPathParseError?
+
+    /// The root path `""`.
+    public static let root = StoreKeyPath(segments: [])
+
+    /// A path from already validated segments.
+    public init(segments: [Segment]) {
+        self.segments = segments
+        self.parseError = nil
+    }
+
+    /// Parses `text`, throwing an error that names the 1-based column where parsing failed.
+    public init(parsing text: String) throws(KeyPathParseError) {
+        self.segments = try KeyPathParser.parse(text)
+        self.parseError = nil
+    }
+
+    private init(invalid error: KeyPathParseError) {
+        self.segments = []
+        self.parseError = error
+    }
+
+    /// Whether this is the root path.
+    public var isRoot: Bool { segments.isEmpty && parseError == nil }
+
+    /// The path without its last segment; the root's parent is the root.
+    public var parent: StoreKeyPath { StoreKeyPath(segments: Array(segments.dropLast())) }
+
+    /// The last segment, `nil` for the root.
+    public var last: Segment? { segments.last }
+
+    /// This path with one more segment.
+    public func appending(_ segment: Segment) -> StoreKeyPath {
+        StoreKeyPath(segments: segments + [segment])
+    }
+
+    /// This path followed by the key `key`.
+    public func appending(key: String) -> StoreKeyPath { appending(.key(key)) }
+
+    /// This path followed by the index `index`.
+    public func appending(index: Int) -> StoreKeyPath { appending(.index(index)) }
+
+    /// Whether `self` is `other` or one of its ancestors (`cart` is a prefix of `cart.total`; the root of all).
+    public func isPrefix(of other: StoreKeyPath) -> Bool {
+        segments.count <= other.segments.count && other.segments.starts(with: segments)
+    }
+
+    /// Whether one path is a prefix of the other: a write to either can change what is at the other.
+    public func overlaps(_ other: StoreKeyPath) -> Bool {
+        isPrefix(of: other) || other.isPrefix(of: self)
+    }
+
+    /// The parsed path, or the error that says why it is unusable.
+    func validated() throws(StoreError) -> StoreKeyPath {
+        if let parseError { throw .badPath(parseError) }
+        return self
+    }
+}
+
+extension StoreKeyPath: ExpressibleByStringLiteral {
+    /// Parses a literal; an invalid literal keeps its error (see the type's documentation) instead of trapping.
+    public init(stringLiteral value: String) {
+        do {
+            try self.init(parsing: value)
+        } catch {
+            self.init(invalid: error)
+        }
+    }
+}
+
+extension StoreKeyPath: CustomStringConvertible {
+    /// The canonical form (VALUES.md): names where the key allows, quoted keys otherwise.
+    /// An unparsable literal prints the text it was given.
+    public var description: String {
+        if let parseError { return parseError.path }
+        return KeyPathPrinter.canonical(segments)
+    }
+}
+
+extension StoreKeyPath: Comparable {
+    /// Orders by segments (keys before indexes, then by key or index), so a sorted list reads like a tree.
+    public static func < (lhs: StoreKeyPath, rhs: StoreKeyPath) -> Bool {
+        for (a, b) in zip(lhs.segments, rhs.segments) where a != b {
+            switch (a, b) {
+            case let (.key(x), .key(y)): return x < y
+            case let (.index(x), .index(y)): return x < y
+            case (.key, .index): return true
+            case (.index, .key): return false
+            }
+        }
+        return lhs.segments.count < rhs.segments.count
+    }
+}
+
+/// Why a key path did not parse, with the 1-based column (in Unicode scalars) where parsing failed.
+public struct KeyPathParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The text that was parsed.
+    public let path: String
+    /// 1-based column in Unicode scalars; one past the end when the path ended too early.
+    public let column: Int
+    /// What was wrong there, and what would be right.
+    public let reason: String
+
+    public var description: String {
+        "invalid key path \"\(path)\" at column \(column): \(reason)"
+    }
+}

@@ -1,0 +1,23 @@
+/// A write request, before it is applied: what a client, a transaction or a store method asks for.
+///
+/// ```swift
+/// try store.apply(.set("cart.total", 100))
+/// try store.apply([.insert("items[0]", ["title": "Tea"]), .remove("cart.coupon")])
+/// ```
+public enum StoreOperation: Sendable, Hashable {
+    /// Sets the value at a path, creating missing intermediate objects (VALUES.md `set`).
+    case set(StoreKeyPath, StoreValue)
+    /// Inserts into an array at an index `≤ count`; later elements shift up.
+    case insert(StoreKeyPath, StoreValue)
+    /// Removes a key or an array element; a missing one is a no-op.
+    case remove(StoreKeyPath)
+    /// Sets each key of the object on the object at the path (created if missing). Not recursive.
+    case merge(StoreKeyPath, [String: StoreValue])
+
+    /// The path the operation addresses.
+    public var keyPath: StoreKeyPath {
+        switch self {
+        case .set(let p, _), .insert(let p, _), .remove(let p), .merge(let p, _): p
+        }
+    }
+}

@@ -1,0 +1,66 @@
+public import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file replacement that a reader (or a crash) never sees half done: write a temporary file in the same
+/// directory, fsync it, rename it over the target, fsync the directory.
+public enum AtomicFile {
+    /// Replaces the file at `url` with `data`. On any error the old file is untouched and no temporary is left.
+    public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644) throws(StoreError) {
+        let directory = url.deletingLastPathComponent().path
+        let temporary = directory + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        guard fd >= 0 else { throw failure("create a temporary file in \(directory)") }
+        var ok = false
+        defer {
+            if !ok { unlink(temporary) }
+        }
+        let written = data.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+        guard written else {
+            let error = failure("write \(temporary)")
+            close(fd)
+            throw error
+        }
+        guard fsync(fd) == 0 else {
+            let error = failure("fsync \(temporary)")
+            close(fd)
+            throw error
+        }
+        close(fd)
+        guard rename(temporary, url.path) == 0 else { throw failure("rename into \(url.path)") }
+        ok = true
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            _ = fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+
+    private static func failure(_ action: String) -> StoreError {
+        StoreError(code: .persistence, message: "could not \(action): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// `write(2)`, named apart from the many Swift `write` methods in scope.
+private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(fd, buffer, count)
+    #else
+    Darwin.write(fd, buffer, count)
+    #endif
+}

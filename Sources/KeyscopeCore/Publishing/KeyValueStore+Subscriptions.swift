@@ -1,0 +1,48 @@
+import Synchronization
+
+extension KeyValueStore {
+    public func publisher(for path: StoreKeyPath, label: String?) -> StorePublisher<StoreValue?> {
+        StorePublisher(store: self, keyPaths: [path], label: label) { $0[0] }
+    }
+
+    public func publisher(for paths: Set<StoreKeyPath>, label: String?)
+        -> StorePublisher<[StoreKeyPath: StoreValue]>
+    {
+        let ordered = paths.sorted()
+        return StorePublisher(store: self, keyPaths: ordered, label: label) { values in
+            var present: [StoreKeyPath: StoreValue] = [:]
+            for (path, value) in zip(ordered, values) { present[path] = value }
+            return present
+        }
+    }
+
+    public var subscriptions: [SubscriptionInfo] {
+        state.withLock { $0.subscriptions.entries.values.map(\.info) }.sorted { $0.id < $1.id }
+    }
+
+    /// Registers a subscription and queues its first (current) values.
+    func addSubscription(keyPaths: [StoreKeyPath], label: String?, sink: any SubscriptionSink)
+        -> SubscriptionEntry
+    {
+        let entry = state.withLock { state in
+            let initial = keyPaths.map { state.root[$0] }
+            let entry = SubscriptionEntry(storeID: id, keyPaths: keyPaths, label: label, sink: sink, initial: initial)
+            state.subscriptions.insert(entry)
+            deliveriesQueue.enqueue([DeliveryQueue.Item(entry: entry, values: initial)])
+            announceSubscriptions(state)
+            return entry
+        }
+        deliveriesQueue.drain()
+        return entry
+    }
+
+    func removeSubscription(_ id: UInt64) {
+        state.withLock { state in
+            if state.subscriptions.remove(id) { announceSubscriptions(state) }
+        }
+    }
+
+    private func announceSubscriptions(_ state: State) {
+        state.registry?.emit(.subscriptionsChanged(id, state.subscriptions.entries.values.map(\.info)))
+    }
+}

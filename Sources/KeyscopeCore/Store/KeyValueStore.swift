@@ -1,0 +1,203 @@
+import Logging
+public import Foundation
+import Synchronization
+
+/// The store implementation: an in-memory tree, optionally persisted, observable by the inspector.
+///
+/// Get stores from a ``DefaultStoreFactory`` (one per scope and storage); make one by hand for tests:
+/// ```swift
+/// let store = KeyValueStore(id: StoreID(scope: .app, storage: .memory))
+/// store.set("flags.beta", true)
+/// ```
+public final class KeyValueStore: Store {
+    public let id: StoreID
+
+    struct State {
+        var root: StoreValue
+        var version: SemanticVersion
+        var registry: StoreRegistry?
+        var removed = false
+        var subscriptions = SubscriptionIndex()
+    }
+
+    let state: Mutex<State>
+    /// The thread that holds `state`'s lock for a write, so that a write (or read) from inside an observer or a
+    /// transaction body on that same thread is refused instead of deadlocking.
+    private let writer = Atomic<UInt>(0)
+    let deliveriesQueue = DeliveryQueue()
+    let persistence: PersistenceWriter?
+
+    /// A store with `root` as its state (an object) at `version`.
+    public convenience init(id: StoreID, version: SemanticVersion = .initial, root: [String: StoreValue] = [:]) {
+        self.init(id: id, version: version, root: .object(root), persistence: nil)
+    }
+
+    init(id: StoreID, version: SemanticVersion, root: StoreValue, persistence: (any PersistenceDriver)?) {
+        self.id = id
+        self.state = Mutex(State(root: root, version: version))
+        self.persistence = persistence.map { PersistenceWriter(storeID: id, driver: $0) }
+        self.persistence?.source = self
+    }
+
+    deinit {
+        if let persistence {
+            let (root, version) = state.withLock { ($0.root, $0.version) }
+            persistence.flush(final: PersistedState(root: root, version: version))
+        }
+    }
+
+    public var version: SemanticVersion { state.withLock { $0.version } }
+
+    public func snapshot() -> StoreValue {
+        guard notReentrant("snapshot") else { return .emptyObject }
+        return state.withLock { $0.root }
+    }
+
+    public func get(_ path: StoreKeyPath) -> StoreValue? {
+        guard path.parseError == nil else {
+            KeyscopeLog.store.error("read refused", metadata: ["store": "\(id)", "error": "\(path.parseError!)"])
+            return nil
+        }
+        guard notReentrant("read") else { return nil }
+        return state.withLock { $0.root[path] }
+    }
+
+    /// The state and version, read together.
+    public func snapshotWithVersion() -> (root: StoreValue, version: SemanticVersion) {
+        state.withLock { ($0.root, $0.version) }
+    }
+
+    @discardableResult
+    public func apply(_ operations: [StoreOperation], transactionID: UUID?) throws(StoreError) -> StoreChange? {
+        do {
+            return try mutate(transactionID: transactionID) { state throws(StoreError) in
+                if operations.count == 1 {
+                    return try state.root.apply(operations[0]).map { [$0] } ?? []
+                }
+                let backup = state.root
+                var recorder = PatchRecorder()
+                do throws(StoreError) {
+                    for operation in operations {
+                        if let patch = try state.root.apply(operation) { recorder.record(patch) }
+                    }
+                } catch {
+                    state.root = backup
+                    throw error
+                }
+                return recorder.patches
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(code: .badRequest, message: "\(error)")
+        }
+    }
+
+    @discardableResult
+    public func transaction<R>(_ body: (StoreTransaction) throws -> R) throws -> R {
+        var result: R?
+        _ = try mutate(transactionID: UUID()) { state in
+            let transaction = StoreTransaction(root: state.root)
+            defer { transaction.close() }
+            result = try body(transaction)
+            state.root = transaction.root
+            return transaction.recorder.patches
+        }
+        return result!
+    }
+
+    /// Takes the write lock, runs `body`, and announces the change: queues subscriber values, calls observers
+    /// (in mutation order, under the lock), marks the data for saving; then delivers values outside the lock.
+    private func mutate(transactionID: UUID?, _ body: (inout State) throws -> [StorePatch]) throws -> StoreChange? {
+        let me = currentThreadID()
+        guard writer.load(ordering: .acquiring) != me else {
+            throw StoreError(
+                code: .reentrant,
+                message: "a write to \(id) from inside its own transaction or observer; write through the "
+                    + "transaction's `tx`, or after the observer returns")
+        }
+        let change = try state.withLock { state throws -> StoreChange? in
+            guard !state.removed else {
+                throw StoreError(code: .storeRemoved, message: "store \(id) was removed; ask the factory again")
+            }
+            writer.store(me, ordering: .releasing)
+            defer { writer.store(0, ordering: .releasing) }
+            let patches = try body(&state)
+            guard !patches.isEmpty else { return nil }
+            let change = StoreChange(storeID: id, patches: patches, transactionID: transactionID)
+            deliveriesQueue.enqueue(state.subscriptions.changedValues(for: patches, in: state.root))
+            state.registry?.emit(.changed(change))
+            return change
+        }
+        deliveriesQueue.drain()
+        if change != nil { persistence?.markDirty() }
+        return change
+    }
+
+    /// False (and logged) when called on the thread that is inside this store's write lock.
+    private func notReentrant(_ what: String) -> Bool {
+        guard writer.load(ordering: .acquiring) == currentThreadID() else { return true }
+        KeyscopeLog.store.error(
+            "\(what) from inside the store's own transaction or observer refused; use the transaction's `tx`",
+            metadata: ["store": "\(id)"])
+        return false
+    }
+
+    // MARK: Lifecycle (factory and registry)
+
+    func attach(to registry: StoreRegistry) {
+        state.withLock { state in
+            state.registry = registry
+            registry.emit(.registered(id, version: state.version, root: state.root))
+        }
+    }
+
+    func detach(from registry: StoreRegistry) {
+        state.withLock { state in
+            guard state.registry === registry else { return }
+            registry.emit(.removed(id))
+            state.registry = nil
+        }
+    }
+
+    /// Drops the data (major version change): the root becomes `{}`; subscribers and observers hear it.
+    func reset(to version: SemanticVersion) {
+        state.withLock { state in
+            let old = state.root
+            state.root = .emptyObject
+            state.version = version
+            let patch = StorePatch(op: .set, keyPath: .root, oldValue: old, newValue: .emptyObject)
+            deliveriesQueue.enqueue(state.subscriptions.changedValues(for: [patch], in: state.root))
+            state.registry?.emit(.reset(id, version: version))
+        }
+        deliveriesQueue.drain()
+        persistence?.markDirty()
+    }
+
+    /// Ends the store: later writes are refused with ``StoreError/Code/storeRemoved``.
+    func markRemoved() {
+        state.withLock { $0.removed = true }
+    }
+
+    /// Writes pending data to the storage now and waits for it (no-op for memory stores).
+    public func flush() {
+        persistence?.flush()
+    }
+}
+
+/// An id for the calling thread, for reentrancy checks.
+func currentThreadID() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
+}
+
+extension KeyValueStore {
+    /// Records a new version without touching the data (minor and patch changes).
+    func setVersion(_ version: SemanticVersion) {
+        state.withLock { $0.version = version }
+        persistence?.markDirty()
+    }
+}

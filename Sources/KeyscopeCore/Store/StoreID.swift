@@ -1,0 +1,101 @@
+public import Foundation
+
+/// Who a store belongs to: the whole app, or one scenario (a test run, a checkout flow…) that can be ended.
+public enum Scope: Sendable, Hashable, CustomStringConvertible {
+    case app
+    case scenario(id: String)
+
+    /// `app` or `scenario:<id>`, as in store ids.
+    public var description: String {
+        switch self {
+        case .app: "app"
+        case .scenario(let id): "scenario:\(id)"
+        }
+    }
+
+    /// Parses the id form; `nil` for anything else (an id with `/` or a control character included).
+    public init?(idComponent text: String) {
+        if text == "app" {
+            self = .app
+        } else if text.hasPrefix("scenario:"), let id = Optional(String(text.dropFirst(9))), StoreID.isPlainName(id) {
+            self = .scenario(id: id)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// Where a store keeps its data.
+public enum Storage: Sendable, Hashable, CustomStringConvertible {
+    /// In memory only; gone with the process (or the scenario).
+    case memory
+    /// A UserDefaults suite, one value per top-level key as JSON text; `nil` uses the scope's default suite.
+    case userPrefs(suite: String?)
+    /// A JSON file written atomically.
+    case file(url: URL)
+    /// A remote backend reached through a ``BackendAdapter``.
+    case backend(namespace: String)
+
+    /// `memory`, `userPrefs`, `userPrefs:<suite>`, `file:<path>` or `backend:<namespace>`, as in store ids.
+    public var description: String {
+        switch self {
+        case .memory: "memory"
+        case .userPrefs(nil): "userPrefs"
+        case .userPrefs(let suite?): "userPrefs:\(suite)"
+        case .file(let url): "file:\(url.path)"
+        case .backend(let namespace): "backend:\(namespace)"
+        }
+    }
+
+    /// Parses the id form; `nil` for anything else.
+    public init?(idComponent text: String) {
+        if text == "memory" {
+            self = .memory
+        } else if text == "userPrefs" {
+            self = .userPrefs(suite: nil)
+        } else if text.hasPrefix("userPrefs:"), StoreID.isPlainName(String(text.dropFirst(10))) {
+            self = .userPrefs(suite: String(text.dropFirst(10)))
+        } else if text.hasPrefix("file:"), text.count > 5 {
+            self = .file(url: URL(fileURLWithPath: String(text.dropFirst(5))))
+        } else if text.hasPrefix("backend:"), StoreID.isPlainName(String(text.dropFirst(8))) {
+            self = .backend(namespace: String(text.dropFirst(8)))
+        } else {
+            return nil
+        }
+    }
+
+    /// Whether data in this storage outlives the process (and so carries a persisted version).
+    public var isPersistent: Bool {
+        if case .memory = self { return false }
+        return true
+    }
+}
+
+/// A store's identity, `<scope>/<storage>`: `app/memory`, `scenario:checkout/userPrefs:com.shop`.
+public struct StoreID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let scope: Scope
+    public let storage: Storage
+
+    public init(scope: Scope, storage: Storage) {
+        self.scope = scope
+        self.storage = storage
+    }
+
+    /// Parses `<scope>/<storage>`; `nil` when either half is not valid.
+    public init?(_ text: String) {
+        guard let slash = text.firstIndex(of: "/"),
+            let scope = Scope(idComponent: String(text[..<slash])),
+            let storage = Storage(idComponent: String(text[text.index(after: slash)...]))
+        else { return nil }
+        self.init(scope: scope, storage: storage)
+    }
+
+    public var description: String { "\(scope)/\(storage)" }
+
+    public static func < (lhs: StoreID, rhs: StoreID) -> Bool { lhs.description < rhs.description }
+
+    /// Scenario ids, suites and namespaces: non-empty, no `/`, no control characters.
+    static func isPlainName(_ text: String) -> Bool {
+        !text.isEmpty && !text.unicodeScalars.contains { $0 == "/" || $0.properties.generalCategory == .control }
+    }
+}
