@@ -15,7 +15,7 @@ enum TreeWalk {
         _ body: (inout StoreValue) throws(StoreError) -> R
     ) throws(StoreError) -> R {
         guard let segment = segments.first else { return try body(&node) }
-        let depth = path.segments.count - segments.count
+        let depth = segments.startIndex  // `segments` is a slice of `path.segments`, indexed alike
         let rest = segments.dropFirst()
         switch (segment, node) {
         case (.key(let key), .object(var members)):

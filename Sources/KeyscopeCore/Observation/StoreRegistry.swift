@@ -19,7 +19,8 @@ public final class StoreRegistry: Sendable {
 
     private struct State {
         var stores: [StoreID: KeyValueStore] = [:]
-        var observers: [UInt64: @Sendable (StoreActivity) -> Void] = [:]
+        /// An array rather than a dictionary so that emitting copies a reference, not the entries.
+        var observers: [(id: UInt64, call: @Sendable (StoreActivity) -> Void)] = []
         var nextObserverID: UInt64 = 1
     }
 
@@ -62,20 +63,17 @@ public final class StoreRegistry: Sendable {
         let id = state.withLock { state in
             let id = state.nextObserverID
             state.nextObserverID += 1
-            state.observers[id] = observer
+            state.observers.append((id, observer))
             return id
         }
         return ObservationToken { [weak self] in
-            _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
+            self?.state.withLock { $0.observers.removeAll { $0.id == id } }
         }
     }
 
-    /// Whether any observer is attached (lets stores skip building activity nobody hears).
-    var hasObservers: Bool { state.withLock { !$0.observers.isEmpty } }
-
     func emit(_ activity: StoreActivity) {
-        let observers = state.withLock { Array($0.observers.values) }
-        for observer in observers { observer(activity) }
+        let observers = state.withLock { $0.observers }
+        for observer in observers { observer.call(activity) }
     }
 }
 

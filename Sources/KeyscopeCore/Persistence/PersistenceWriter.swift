@@ -16,10 +16,22 @@ final class PersistenceWriter: Sendable {
     private let state = Mutex(State())
     private let queue: DispatchQueue
 
+    private static let onQueue = DispatchSpecificKey<Bool>()
+
     init(storeID: StoreID, driver: any PersistenceDriver) {
         self.storeID = storeID
         self.driver = driver
         self.queue = DispatchQueue(label: "keyscope.persistence")
+        queue.setSpecific(key: Self.onQueue, value: true)
+    }
+
+    /// Runs `body` on the queue and waits; directly when already on it (a store released by its own save).
+    private func onQueue(_ body: () -> Void) {
+        if DispatchQueue.getSpecific(key: Self.onQueue) == true {
+            body()
+        } else {
+            queue.sync(execute: body)
+        }
     }
 
     var source: KeyValueStore? {
@@ -31,7 +43,8 @@ final class PersistenceWriter: Sendable {
 
     /// Saves `state` now, on the caller's thread (used when a store is created or reset by the factory).
     func saveNow(_ persisted: PersistedState) throws(StoreError) {
-        let result = queue.sync { Result { () throws(StoreError) in try driver.save(persisted) } }
+        var result: Result<Void, StoreError> = .success(())
+        onQueue { result = Result { () throws(StoreError) in try driver.save(persisted) } }
         try result.get()
     }
 
@@ -47,12 +60,12 @@ final class PersistenceWriter: Sendable {
 
     /// Waits for pending saves; then saves once more if anything is still unsaved.
     func flush() {
-        queue.sync { self.saveLatest() }
+        onQueue { self.saveLatest() }
     }
 
     /// Saves `final` if anything is unsaved (the store is going away and can no longer be read).
     func flush(final: PersistedState) {
-        queue.sync {
+        onQueue {
             guard self.state.withLock({ $0.dirty }) else { return }
             self.save(final)
         }

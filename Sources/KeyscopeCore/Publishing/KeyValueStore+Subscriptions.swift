@@ -20,7 +20,7 @@ extension KeyValueStore {
         state.withLock { $0.subscriptions.entries.values.map(\.info) }.sorted { $0.id < $1.id }
     }
 
-    /// Registers a subscription and queues its first (current) values.
+    /// Registers a subscription and queues its first (current) values; ``deliverPending()`` sends them.
     func addSubscription(keyPaths: [StoreKeyPath], label: String?, sink: any SubscriptionSink)
         -> SubscriptionEntry
     {
@@ -32,8 +32,12 @@ extension KeyValueStore {
             announceSubscriptions(state)
             return entry
         }
-        deliveriesQueue.drain()
         return entry
+    }
+
+    /// Delivers queued subscription values (outside the store lock).
+    func deliverPending() {
+        deliveriesQueue.drain()
     }
 
     func removeSubscription(_ id: UInt64) {

@@ -18,7 +18,10 @@ public struct StorePublisher<Output: Sendable>: Publisher, Sendable {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         let subscription = StoreSubscription(subscriber: subscriber, transform: transform)
         subscriber.receive(subscription: subscription)
+        // Register first, hand the entry to the subscription, then deliver the first value: so that the first
+        // delivery is counted like every later one.
         subscription.start(store.addSubscription(keyPaths: keyPaths, label: label, sink: subscription), in: store)
+        store.deliverPending()
     }
 }
 

@@ -16,6 +16,14 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// Parses `major.minor.patch` (non-negative decimal numbers); `nil` otherwise.
+    ///
+    /// Note that `SemanticVersion("1.4")` with a literal argument is the literal form (Swift treats `T("…")` as
+    /// `"…" as T`), which traps on a bad literal; use `SemanticVersion(parsing:)` to test text.
+    public init?(parsing text: String) {
+        self.init(text)
+    }
+
+    /// Parses `major.minor.patch`; see ``init(parsing:)``.
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,

@@ -59,8 +59,9 @@ extension StoreValue {
     }
 
     /// The value at `path`, or `nil` when nothing is there (a missing key, an index past the end, a name into a
-    /// non-object). The empty path is the value itself.
+    /// non-object, a path that did not parse). The empty path is the value itself.
     public subscript(path: StoreKeyPath) -> StoreValue? {
+        guard path.parseError == nil else { return nil }
         var current = self
         for segment in path.segments {
             switch (segment, current) {
