@@ -114,7 +114,8 @@ struct JSONReader {
             skipWhitespace()
             let value = try readValue()
             // `$`-escaping: a stored key that starts with `$` is written with one more `$`.
-            let key = rawKey.utf8.first == UInt8(ascii: "$") ? String(rawKey.dropFirst()) : rawKey
+            // Drop the `$` as a scalar: `dropFirst()` would drop a whole grapheme (`$` plus a combining mark).
+            let key = rawKey.utf8.first == UInt8(ascii: "$") ? String(rawKey.unicodeScalars.dropFirst()) : rawKey
             if members.updateValue(value, forKey: key) != nil {
                 throw error("duplicate key \"\(rawKey)\" in an object", at: keyOffset)
             }
