@@ -108,23 +108,67 @@ import Testing
         #expect(try Data(contentsOf: url) == Data("{not json".utf8))
     }
 
-    @Test func userDefaultsStorageKeepsOneJSONValuePerKey() throws {
+    @Test func userDefaultsStorageKeepsOneJSONValuePerKeyBesideTheAppsOwnPreferences() throws {
+        try withTemporarySuite { suite, defaults in
+            defaults.set("dark", forKey: "appTheme")  // written by the app itself, not JSON text
+            do {
+                let store = DefaultStoreFactory(registry: StoreRegistry()).store(storage: .userPrefs(suite: suite))
+                store.set("theme", ["accent": .color(StoreColor("#FF8800")!)])
+                store.set("count", 3)
+                store.set("gone", true)
+                store.remove("gone")
+                let refused = try #require(throws: StoreError.self) { try store.apply(.set(#"["keyscope.store"]"#, 1)) }
+                #expect(refused.code == .badRequest)
+                #expect(throws: StoreError.self) { try store.transaction { tx in try tx.merge(.root, ["keyscope.store": 1]) } }
+                store.flush()
+            }
+            #expect(defaults.string(forKey: "count") == "3")
+            #expect(defaults.string(forKey: "theme") == ##"{"accent":{"$color":"#FF8800"}}"##)
+            #expect(defaults.object(forKey: "gone") == nil)
+            #expect(defaults.string(forKey: "appTheme") == "dark")
+            let again = DefaultStoreFactory(registry: StoreRegistry()).store(storage: .userPrefs(suite: suite))
+            #expect(again.get("theme.accent") == .color(StoreColor("#FF8800")!))
+            #expect(again.get("appTheme") == nil)  // not the store's: left to the app
+        }
+    }
+
+    @Test func aSuiteOwnedByAnotherStoreIsNeverOverwritten() throws {
+        try withTemporarySuite { suite, defaults in
+            let factory = DefaultStoreFactory(registry: StoreRegistry())
+            let owner = factory.store(scope: .scenario(id: "x"), storage: .userPrefs(suite: suite))
+            owner.set("who", "owner")
+            owner.flush()
+            // The app store whose suite name is the same domain: it must not take the owner's data over.
+            let intruder = DefaultStoreFactory(registry: StoreRegistry())
+                .store(scope: .app, storage: .userPrefs(suite: "\(suite).scenario-x"))
+            _ = intruder
+            let domainName = "\(suite).scenario-x"
+            let raw = try #require(UserDefaults(suiteName: domainName))
+            let lookAlike = DefaultStoreFactory(registry: StoreRegistry()).store(storage: .userPrefs(suite: domainName))
+            lookAlike.set("who", "intruder")
+            lookAlike.flush()
+            #expect(raw.string(forKey: "who") == #""owner""#)
+            let reread = DefaultStoreFactory(registry: StoreRegistry())
+                .store(scope: .scenario(id: "x"), storage: .userPrefs(suite: suite))
+            #expect(reread.get("who") == "owner")
+            raw.removePersistentDomain(forName: domainName)
+            _ = defaults
+        }
+    }
+
+    /// A unique suite, removed (domain and plist file) afterwards so that tests leave nothing in the home folder.
+    func withTemporarySuite(_ body: (String, UserDefaults) throws -> Void) throws {
         let suite = "keyscope-tests-\(UUID())"
-        defer {
-            UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite)
-            UserDefaults(suiteName: suite + ".keyscope")?.removePersistentDomain(forName: suite + ".keyscope")
-        }
-        do {
-            let store = DefaultStoreFactory(registry: StoreRegistry()).store(storage: .userPrefs(suite: suite))
-            store.set("theme", ["accent": .color(StoreColor("#FF8800")!)])
-            store.set("count", 3)
-            store.flush()
-        }
         let defaults = try #require(UserDefaults(suiteName: suite))
-        #expect(defaults.string(forKey: "count") == "3")
-        #expect(defaults.string(forKey: "theme") == ##"{"accent":{"$color":"#FF8800"}}"##)
-        let again = DefaultStoreFactory(registry: StoreRegistry()).store(storage: .userPrefs(suite: suite))
-        #expect(again.get("theme.accent") == .color(StoreColor("#FF8800")!))
+        defer {
+            for name in [suite, "\(suite).scenario-x"] {
+                UserDefaults(suiteName: name)?.removePersistentDomain(forName: name)
+                let config = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
+                    ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config").path
+                try? FileManager.default.removeItem(atPath: "\(config)/\(name).plist")
+            }
+        }
+        try body(suite, defaults)
     }
 
     @Test func backendStorageRoundTripsThroughTheAdapter() throws {

@@ -120,9 +120,12 @@ public final class DefaultStoreFactory: Sendable {
                 }
             }
         } catch {
-            // Unreadable data is left on disk untouched until the first write replaces it.
-            needsSave = false
-            KeyscopeLog.factory.error("could not load store data", metadata: ["store": "\(id)", "error": "\(error)"])
+            // Never overwrite data that could not be read (or that belongs to another store): keep this store in
+            // memory and leave the data where it is for a person to look at.
+            KeyscopeLog.factory.error(
+                "could not load store data; the store keeps its data in memory and leaves the stored data untouched",
+                metadata: ["store": "\(id)", "error": "\(error)"])
+            return KeyValueStore(id: id, version: version, root: .emptyObject, persistence: nil)
         }
         let store = KeyValueStore(id: id, version: version, root: root, persistence: driver)
         if needsSave {
@@ -142,19 +145,21 @@ public final class DefaultStoreFactory: Sendable {
         case .file(let url):
             return FilePersistence(url: url)
         case .userPrefs(let suite):
-            return UserDefaultsPersistence(suiteName: Self.suiteName(suite, id.scope))
+            return UserDefaultsPersistence(suiteName: Self.suiteName(suite, id.scope), storeID: id)
         case .backend(let namespace):
             guard let backend else {
                 KeyscopeLog.factory.warning("no backend adapter given; the store stays in memory",
                                             metadata: ["store": "\(id)"])
                 return nil
             }
-            let key = id.scope == .app ? namespace : "\(id.scope)~\(namespace)"
+            // Namespaces never contain "/", so "<scope>/<namespace>" cannot collide with an app namespace.
+            let key = id.scope == .app ? namespace : "\(id.scope)/\(namespace)"
             return BackendPersistence(adapter: backend, namespace: key)
         }
     }
 
-    /// The UserDefaults suite of a `userPrefs` store: the given suite (or `keyscope`), per scenario apart.
+    /// The UserDefaults suite of a `userPrefs` store: the given suite (or `keyscope`), per scenario apart. A name
+    /// that happens to equal another store's suite is caught by the owner entry (see UserDefaultsPersistence).
     static func suiteName(_ suite: String?, _ scope: Scope) -> String {
         let base = suite ?? "keyscope"
         switch scope {

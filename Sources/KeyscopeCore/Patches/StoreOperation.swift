@@ -21,3 +21,21 @@ public enum StoreOperation: Sendable, Hashable {
         }
     }
 }
+
+extension StoreOperation {
+    /// Refuses an operation that would write one of the storage's reserved top-level keys.
+    func checkReserved(_ reserved: Set<String>, in store: StoreID) throws(StoreError) {
+        let key: String?
+        switch (keyPath.segments.first, self) {
+        case (.key(let first)?, _): key = reserved.contains(first) ? first : nil
+        case (nil, .set(_, .object(let members))), (nil, .merge(_, let members)):
+            key = members.keys.first(where: reserved.contains)
+        default: key = nil
+        }
+        if let key {
+            throw StoreError(
+                code: .badRequest, message: "the top-level key \"\(key)\" is reserved by the storage of \(store)",
+                keyPath: keyPath.description)
+        }
+    }
+}

@@ -51,6 +51,18 @@ public enum AtomicFile {
         }
     }
 
+    /// Removes temporaries that writers killed mid-write left beside `url` (those whose process is gone).
+    public static func removeStaleTemporaries(of url: URL) {
+        let directory = url.deletingLastPathComponent().path
+        let prefix = "." + url.lastPathComponent + ".tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid != getpid() else { continue }
+            if kill(pid, 0) == -1, errno == ESRCH { unlink(directory + "/" + name) }
+        }
+    }
+
     private static func failure(_ action: String) -> StoreError {
         StoreError(code: .persistence, message: "could not \(action): \(String(cString: strerror(errno)))")
     }

@@ -5,6 +5,7 @@ struct FilePersistence: PersistenceDriver {
     let url: URL
 
     func load() throws(StoreError) -> PersistedState? {
+        AtomicFile.removeStaleTemporaries(of: url)
         let data: Data
         do {
             data = try Data(contentsOf: url)

@@ -15,6 +15,12 @@ protocol PersistenceDriver: Sendable {
     func load() throws(StoreError) -> PersistedState?
     /// Replaces the saved state with `state`, all at once.
     func save(_ state: PersistedState) throws(StoreError)
+    /// Top-level keys the storage keeps for itself; writes to them are refused.
+    var reservedRootKeys: Set<String> { get }
+}
+
+extension PersistenceDriver {
+    var reservedRootKeys: Set<String> { [] }
 }
 
 extension PersistedState {

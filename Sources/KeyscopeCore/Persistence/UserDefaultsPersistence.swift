@@ -1,48 +1,69 @@
 import Foundation
+import Synchronization
 
-/// A store in a UserDefaults suite: each top-level key holds its value as JSON text (VALUES.md), and the version
-/// lives in a companion suite `<suite>.keyscope` so that no key of the data is reserved.
+/// A store in a UserDefaults suite: each top-level key holds its value as JSON text (VALUES.md), beside the
+/// suite's other preferences, which are left alone. One reserved key, `keyscope.store`, records which store owns
+/// the suite and the data's version (`{"store": "app/userPrefs:com.shop", "version": "1.0.0"}`), so that a suite
+/// that belongs to another store is never overwritten.
 ///
-/// corelibs Foundation (Linux) writes nothing until `synchronize()`, so every save synchronises.
-struct UserDefaultsPersistence: PersistenceDriver {
-    let suiteName: String
+/// corelibs Foundation (Linux) writes nothing until `synchronize()` and another process sees a change only after
+/// it synchronises too, so every save synchronises.
+final class UserDefaultsPersistence: PersistenceDriver {
+    /// The key that holds the owner and version; a store in a suite cannot use it as a top-level key.
+    static let reservedKey = "keyscope.store"
 
-    var metaSuiteName: String { suiteName + ".keyscope" }
+    let suiteName: String
+    let storeID: StoreID
+    /// The top-level keys this store last saved, so that keys it removed are removed from the suite too.
+    private let savedKeys = Mutex<Set<String>>([])
+
+    init(suiteName: String, storeID: StoreID) {
+        self.suiteName = suiteName
+        self.storeID = storeID
+    }
+
+    var reservedRootKeys: Set<String> { [Self.reservedKey] }
 
     func load() throws(StoreError) -> PersistedState? {
-        let defaults = try suite(suiteName)
-        let meta = try suite(metaSuiteName)
-        guard let versionText = meta.string(forKey: "version") else { return nil }
-        guard let version = SemanticVersion(versionText) else {
-            throw StoreError(code: .persistence, message: "suite \(metaSuiteName) has a bad version \"\(versionText)\"")
+        let defaults = try suite()
+        let domain = defaults.persistentDomain(forName: suiteName) ?? [:]
+        guard let ownerText = domain[Self.reservedKey] as? String else { return nil }
+        guard let owner = try? StoreValue(jsonText: ownerText), let ownerID = owner["store"]?.stringValue,
+            let versionText = owner["version"]?.stringValue, let version = SemanticVersion(parsing: versionText)
+        else {
+            throw StoreError(code: .persistence, message: "suite \(suiteName) has a bad \(Self.reservedKey) entry")
+        }
+        guard ownerID == storeID.description else {
+            throw StoreError(
+                code: .persistence, message: "suite \(suiteName) holds the data of store \(ownerID), not \(storeID)")
         }
         var root: [String: StoreValue] = [:]
-        for (key, stored) in defaults.persistentDomain(forName: suiteName) ?? [:] {
-            guard let text = stored as? String else { continue }
-            do {
-                root[key] = try StoreValue(jsonText: text)
-            } catch {
-                throw StoreError(code: .persistence, message: "suite \(suiteName) key \"\(key)\": \(error)")
-            }
+        for (key, stored) in domain where key != Self.reservedKey {
+            // Values that are not JSON text were written by someone else (the app itself): not this store's.
+            guard let text = stored as? String, let value = try? StoreValue(jsonText: text) else { continue }
+            root[key] = value
         }
+        savedKeys.withLock { $0 = Set(root.keys) }
         return PersistedState(root: .object(root), version: version)
     }
 
     func save(_ state: PersistedState) throws(StoreError) {
-        let defaults = try suite(suiteName)
-        let meta = try suite(metaSuiteName)
-        var domain: [String: Any] = [:]
-        for (key, value) in state.root.objectValue ?? [:] { domain[key] = value.jsonText(sortedKeys: true) }
-        defaults.setPersistentDomain(domain, forName: suiteName)
-        meta.setPersistentDomain(["version": state.version.description], forName: metaSuiteName)
-        guard defaults.synchronize(), meta.synchronize() else {
+        let defaults = try suite()
+        let members = state.root.objectValue ?? [:]
+        for (key, value) in members { defaults.set(value.jsonText(sortedKeys: true), forKey: key) }
+        let removed = savedKeys.withLock { $0.subtracting(members.keys) }
+        for key in removed { defaults.removeObject(forKey: key) }
+        let owner: StoreValue = ["store": .string(storeID.description), "version": .string(state.version.description)]
+        defaults.set(owner.jsonText(sortedKeys: true), forKey: Self.reservedKey)
+        guard defaults.synchronize() else {
             throw StoreError(code: .persistence, message: "UserDefaults could not save suite \(suiteName)")
         }
+        savedKeys.withLock { $0 = Set(members.keys) }
     }
 
-    private func suite(_ name: String) throws(StoreError) -> UserDefaults {
-        guard let defaults = UserDefaults(suiteName: name) else {
-            throw StoreError(code: .persistence, message: "UserDefaults refused the suite name \"\(name)\"")
+    private func suite() throws(StoreError) -> UserDefaults {
+        guard let defaults = UserDefaults(suiteName: suiteName) else {
+            throw StoreError(code: .persistence, message: "UserDefaults refused the suite name \"\(suiteName)\"")
         }
         return defaults
     }

@@ -26,6 +26,8 @@ public final class KeyValueStore: Store {
     private let writer = Atomic<UInt>(0)
     let deliveriesQueue = DeliveryQueue()
     let persistence: PersistenceWriter?
+    /// Top-level keys the storage keeps for itself (empty for most storages).
+    let reservedRootKeys: Set<String>
 
     /// A store with `root` as its state (an object) at `version`.
     public convenience init(id: StoreID, version: SemanticVersion = .initial, root: [String: StoreValue] = [:]) {
@@ -36,6 +38,7 @@ public final class KeyValueStore: Store {
         self.id = id
         self.state = Mutex(State(root: root, version: version))
         self.persistence = persistence.map { PersistenceWriter(storeID: id, driver: $0) }
+        self.reservedRootKeys = persistence?.reservedRootKeys ?? []
         self.persistence?.source = self
     }
 
@@ -69,6 +72,9 @@ public final class KeyValueStore: Store {
 
     @discardableResult
     public func apply(_ operations: [StoreOperation], transactionID: UUID?) throws(StoreError) -> StoreChange? {
+        if !reservedRootKeys.isEmpty {
+            for operation in operations { try operation.checkReserved(reservedRootKeys, in: id) }
+        }
         do {
             return try mutate(transactionID: transactionID) { state throws(StoreError) in
                 if operations.count == 1 {
@@ -97,7 +103,7 @@ public final class KeyValueStore: Store {
     public func transaction<R>(_ body: (StoreTransaction) throws -> R) throws -> R {
         var result: R?
         _ = try mutate(transactionID: UUID()) { state in
-            let transaction = StoreTransaction(root: state.root)
+            let transaction = StoreTransaction(root: state.root, storeID: id, reservedRootKeys: reservedRootKeys)
             defer { transaction.close() }
             result = try body(transaction)
             state.root = transaction.root

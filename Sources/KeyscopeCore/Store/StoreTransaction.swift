@@ -12,9 +12,13 @@ public final class StoreTransaction {
     var root: StoreValue
     var recorder = PatchRecorder()
     private var isOpen = true
+    private let storeID: StoreID
+    private let reservedRootKeys: Set<String>
 
-    init(root: StoreValue) {
+    init(root: StoreValue, storeID: StoreID, reservedRootKeys: Set<String>) {
         self.root = root
+        self.storeID = storeID
+        self.reservedRootKeys = reservedRootKeys
     }
 
     /// The value at `path` as the transaction sees it.
@@ -28,6 +32,7 @@ public final class StoreTransaction {
         guard isOpen else {
             throw StoreError(code: .badRequest, message: "the transaction has ended; write inside its body")
         }
+        if !reservedRootKeys.isEmpty { try operation.checkReserved(reservedRootKeys, in: storeID) }
         if let patch = try root.apply(operation) { recorder.record(patch) }
     }
 
