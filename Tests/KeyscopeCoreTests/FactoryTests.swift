@@ -111,6 +111,7 @@ import Testing
     @Test func userDefaultsStorageKeepsOneJSONValuePerKeyBesideTheAppsOwnPreferences() throws {
         try withTemporarySuite { suite, defaults in
             defaults.set("dark", forKey: "appTheme")  // written by the app itself, not JSON text
+            defaults.set("42", forKey: "appCounter")  // the app's, even though it happens to be JSON text
             do {
                 let store = DefaultStoreFactory(registry: StoreRegistry()).store(storage: .userPrefs(suite: suite))
                 store.set("theme", ["accent": .color(StoreColor("#FF8800")!)])
@@ -129,6 +130,11 @@ import Testing
             let again = DefaultStoreFactory(registry: StoreRegistry()).store(storage: .userPrefs(suite: suite))
             #expect(again.get("theme.accent") == .color(StoreColor("#FF8800")!))
             #expect(again.get("appTheme") == nil)  // not the store's: left to the app
+            #expect(again.get("appCounter") == nil)
+            try again.replaceAll(with: [:])
+            again.flush()
+            #expect(defaults.string(forKey: "appCounter") == "42")
+            #expect(defaults.string(forKey: "appTheme") == "dark")
         }
     }
 

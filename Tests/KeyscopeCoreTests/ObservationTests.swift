@@ -87,3 +87,65 @@ final class ActivityErrors: @unchecked Sendable {
     }
     var codes: [StoreError.Code] { lock.lock(); defer { lock.unlock() }; return items }
 }
+
+/// Observers run under the store's lock: calling back must be refused or deferred, never deadlock or crash.
+@Suite struct ObserverCallbackTests {
+    @Test func observersMayReadTheStoreOnEveryKindOfActivity() throws {
+        let registry = StoreRegistry()
+        let factory = DefaultStoreFactory(registry: registry)
+        let seen = ActivityBox()
+        let token = registry.observe { activity in
+            // Every one of these used to deadlock (recursive Mutex lock) for non-change activity.
+            if let store = registry.store(activity.storeID) {
+                _ = store.subscriptions
+                _ = store.snapshot()
+                _ = store.get("a")
+                _ = store.version
+            }
+            _ = factory.store(scope: .app, storage: .memory)
+            seen.append(activity)
+        }
+        defer { token.cancel() }
+        let store = factory.store(scope: .app, storage: .memory)
+        let c = store.publisher(for: "a").sink { _ in }
+        store.set("a", 1)
+        factory.updateVersion("2.0.0")
+        c.cancel()
+        factory.endScenario("none")
+        #expect(seen.all.count >= 5)
+        #expect(store.version == "2.0.0")
+    }
+
+    @Test func anObserverMayCancelASubscriptionOfTheStoreItObserves() async throws {
+        let registry = StoreRegistry()
+        let store = KeyValueStore(id: StoreID(scope: .app, storage: .memory))
+        try registry.register(store)
+        let holder = CancellableHolder()
+        holder.cancellable = store.publisher(for: "a").sink { _ in }
+        let token = registry.observe { activity in
+            if case .changed = activity { holder.cancel() }
+        }
+        defer { token.cancel() }
+        store.set("a", 1)
+        for _ in 0..<200 where !store.subscriptions.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(store.subscriptions.isEmpty)
+    }
+
+    @Test func twoFactoriesOnOneRegistryShareTheStoreOfAnID() {
+        let registry = StoreRegistry()
+        let a = DefaultStoreFactory(registry: registry).store(scope: .app, storage: .memory)
+        let b = DefaultStoreFactory(registry: registry).store(scope: .app, storage: .memory)
+        #expect(a === b)
+    }
+}
+
+final class CancellableHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    var cancellable: AnyCancellable?
+    func cancel() {
+        lock.lock()
+        let c = cancellable
+        lock.unlock()
+        c?.cancel()
+    }
+}

@@ -41,17 +41,26 @@ public final class DefaultStoreFactory: Sendable {
     /// The store for `scope` and `storage`, made (and its data loaded) on first use.
     public func store(scope: Scope = .app, storage: Storage) -> KeyValueStore {
         let id = StoreID(scope: scope, storage: storage)
-        return state.withLock { state in
-            if let existing = state.stores[id] { return existing }
+        let (store, isNew) = state.withLock { state -> (KeyValueStore, Bool) in
+            if let existing = state.stores[id] { return (existing, false) }
+            // One store per id at a time, also across factories that share a registry.
+            if let registered = registry.store(id) as? KeyValueStore {
+                state.stores[id] = registered
+                return (registered, false)
+            }
             let store = open(id, version: state.version)
             state.stores[id] = store
+            return (store, true)
+        }
+        // Registered outside the factory's lock: observers hear `.registered` and may call the factory back.
+        if isNew {
             do {
                 try registry.register(store)
             } catch {
                 KeyscopeLog.factory.error("could not register store", metadata: ["store": "\(id)", "error": "\(error)"])
             }
-            return store
         }
+        return store
     }
 
     /// Every store this factory has made and not dropped.

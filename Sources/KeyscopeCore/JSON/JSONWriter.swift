@@ -82,7 +82,10 @@ struct JSONWriter {
             writer.write(value)
         }
         if sortedKeys {
-            for key in members.keys.sorted() { member(key, members[key]!, into: &self) }
+            // Code-point (UTF-8 byte) order, as C's strcmp gives: String's `<` compares canonically equivalent
+            // forms as equal and would order differently from any other language.
+            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for key in keys { member(key, members[key]!, into: &self) }
         } else {
             for (key, value) in members { member(key, value, into: &self) }
         }

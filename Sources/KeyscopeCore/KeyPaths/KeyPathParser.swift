@@ -1,4 +1,8 @@
 /// The key-path grammar of VALUES.md, over Unicode scalars so that error columns count scalars.
+///
+/// The error column is the first scalar at which the text can no longer be the start of any valid path (one past
+/// the end when it still could be): `items[01]` fails at the `1`, an overflowing index at the digit that overflows,
+/// `\ud800` without a low surrogate at the scalar where `\` was needed. A parser in any language can agree on it.
 enum KeyPathParser {
     static func parse(_ text: String) throws(KeyPathParseError) -> [StoreKeyPath.Segment] {
         let scalars = Array(text.unicodeScalars)
@@ -79,10 +83,10 @@ enum KeyPathParser {
         let start = position
         var value: Int64 = 0
         while position < scalars.count, let digit = asciiDigit(scalars[position]) {
-            if position > start, value == 0 { throw fail("an index has no leading zeros", start) }
+            if position > start, value == 0 { throw fail("an index has no leading zeros", position) }
             let (times, o1) = value.multipliedReportingOverflow(by: 10)
             let (plus, o2) = times.addingReportingOverflow(Int64(digit))
-            if o1 || o2 { throw fail("the index is larger than \(Int64.max)", start) }
+            if o1 || o2 { throw fail("the index is larger than \(Int64.max)", position) }
             value = plus
             position += 1
         }
@@ -113,7 +117,6 @@ enum KeyPathParser {
                 position += 1
                 return String(key)
             case "\\":
-                let escapeStart = position
                 position += 1
                 guard position < scalars.count else { throw fail("unterminated escape", position) }
                 let escaped = scalars[position]
@@ -128,23 +131,28 @@ enum KeyPathParser {
                 case "r": key.append("\r")
                 case "t": key.append("\t")
                 case "u":
-                    let high = try hex4(scalars, &position, escapeStart, fail)
+                    // "\uDC"–"\uDF" can start no character: that fails at the second digit.
+                    if peekHex(scalars, position) == 0xD, let second = peekHex(scalars, position + 1), second >= 0xC {
+                        throw fail("a lone low surrogate escape is not a character", position + 1)
+                    }
+                    let high = try hex4(scalars, &position, fail)
                     if (0xD800...0xDBFF).contains(high) {
-                        guard position + 1 < scalars.count, scalars[position] == "\\", scalars[position + 1] == "u"
-                        else { throw fail("a lone surrogate escape is not a character", escapeStart) }
-                        position += 2
-                        let low = try hex4(scalars, &position, escapeStart, fail)
-                        guard (0xDC00...0xDFFF).contains(low) else {
-                            throw fail("a lone surrogate escape is not a character", escapeStart)
+                        for expected in ["\\", "u"] as [Unicode.Scalar] {
+                            guard position < scalars.count else {
+                                throw fail("a high surrogate escape needs a low surrogate escape after it", position)
+                            }
+                            guard scalars[position] == expected else {
+                                throw fail("a high surrogate escape needs a low surrogate escape after it", position)
+                            }
+                            position += 1
                         }
+                        let low = try lowSurrogate(scalars, &position, fail)
                         key.append(Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!)
-                    } else if (0xDC00...0xDFFF).contains(high) {
-                        throw fail("a lone surrogate escape is not a character", escapeStart)
                     } else {
                         key.append(Unicode.Scalar(high)!)
                     }
                 default:
-                    throw fail("unknown escape \"\\\(escaped)\"", escapeStart)
+                    throw fail("unknown escape \"\\\(escaped)\"", position - 1)
                 }
             default:
                 if scalar.value < 0x20 { throw fail("a control character must be escaped in a quoted key", position) }
@@ -154,21 +162,45 @@ enum KeyPathParser {
         }
     }
 
+    /// Four hex digits; fails at the first scalar that is not one (or one past the end).
     private static func hex4(
         _ scalars: [Unicode.Scalar],
         _ position: inout Int,
-        _ escapeStart: Int,
         _ fail: (String, Int) -> KeyPathParseError
     ) throws(KeyPathParseError) -> UInt32 {
-        guard position + 4 <= scalars.count else { throw fail("\\u needs four hex digits", escapeStart) }
         var value: UInt32 = 0
-        for scalar in scalars[position..<position + 4] {
-            guard scalar.isASCII, UInt8(scalar.value).isHexDigit, let digit = UInt32(String(scalar), radix: 16) else {
-                throw fail("\\u needs four hex digits", escapeStart)
+        for _ in 0..<4 {
+            guard position < scalars.count, let digit = hexDigit(scalars[position]) else {
+                throw fail("\\u needs four hex digits", position)
             }
             value = value << 4 | digit
+            position += 1
         }
-        position += 4
         return value
+    }
+
+    /// The four digits of a low surrogate escape (DC00–DFFF): the first must be `d`, the second `c`–`f`.
+    private static func lowSurrogate(
+        _ scalars: [Unicode.Scalar],
+        _ position: inout Int,
+        _ fail: (String, Int) -> KeyPathParseError
+    ) throws(KeyPathParseError) -> UInt32 {
+        let reason = "a high surrogate escape needs a low surrogate escape (\\uDC00–\\uDFFF) after it"
+        if let first = peekHex(scalars, position), first != 0xD { throw fail(reason, position) }
+        if let second = peekHex(scalars, position + 1), second < 0xC { throw fail(reason, position + 1) }
+        return try hex4(scalars, &position, fail)
+    }
+
+    private static func peekHex(_ scalars: [Unicode.Scalar], _ index: Int) -> UInt32? {
+        index < scalars.count ? hexDigit(scalars[index]) : nil
+    }
+
+    private static func hexDigit(_ scalar: Unicode.Scalar) -> UInt32? {
+        switch scalar.value {
+        case 0x30...0x39: scalar.value - 0x30
+        case 0x41...0x46: scalar.value - 0x41 + 10
+        case 0x61...0x66: scalar.value - 0x61 + 10
+        default: nil
+        }
     }
 }

@@ -22,7 +22,7 @@ public enum AtomicFile {
         let written = data.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {
-                let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return false
@@ -69,7 +69,7 @@ public enum AtomicFile {
 }
 
 /// `write(2)`, named apart from the many Swift `write` methods in scope.
-private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
     Glibc.write(fd, buffer, count)
     #else

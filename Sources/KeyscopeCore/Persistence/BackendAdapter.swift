@@ -2,7 +2,8 @@ import Synchronization
 
 /// A remote home for store data, pushed and pulled whole per namespace (a key-value service, an HTTP API…).
 ///
-/// Calls happen on the store's persistence queue, never on a writer's thread, so a blocking client is fine.
+/// `pull` runs once, on the thread that first asks the factory for the store; `push` runs on the store's
+/// persistence queue, never on a writer's thread, so a blocking client does not slow writes.
 /// ```swift
 /// let factory = DefaultStoreFactory(backend: InMemoryBackend())
 /// let shared = factory.store(scope: .app, storage: .backend(namespace: "team-settings"))

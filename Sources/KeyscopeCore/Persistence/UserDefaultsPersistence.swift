@@ -3,8 +3,9 @@ import Synchronization
 
 /// A store in a UserDefaults suite: each top-level key holds its value as JSON text (VALUES.md), beside the
 /// suite's other preferences, which are left alone. One reserved key, `keyscope.store`, records which store owns
-/// the suite and the data's version (`{"store": "app/userPrefs:com.shop", "version": "1.0.0"}`), so that a suite
-/// that belongs to another store is never overwritten.
+/// the suite, the data's version and the keys that are the store's
+/// (`{"store": "app/userPrefs:com.shop", "version": "1.0.0", "keys": ["cart", "theme"]}`), so that a suite that
+/// belongs to another store is never overwritten and the app's own preferences are never taken over.
 ///
 /// corelibs Foundation (Linux) writes nothing until `synchronize()` and another process sees a change only after
 /// it synchronises too, so every save synchronises.
@@ -29,7 +30,8 @@ final class UserDefaultsPersistence: PersistenceDriver {
         let domain = defaults.persistentDomain(forName: suiteName) ?? [:]
         guard let ownerText = domain[Self.reservedKey] as? String else { return nil }
         guard let owner = try? StoreValue(jsonText: ownerText), let ownerID = owner["store"]?.stringValue,
-            let versionText = owner["version"]?.stringValue, let version = SemanticVersion(parsing: versionText)
+            let versionText = owner["version"]?.stringValue, let version = SemanticVersion(parsing: versionText),
+            let keys = owner["keys"]?.arrayValue?.compactMap(\.stringValue)
         else {
             throw StoreError(code: .persistence, message: "suite \(suiteName) has a bad \(Self.reservedKey) entry")
         }
@@ -38,10 +40,13 @@ final class UserDefaultsPersistence: PersistenceDriver {
                 code: .persistence, message: "suite \(suiteName) holds the data of store \(ownerID), not \(storeID)")
         }
         var root: [String: StoreValue] = [:]
-        for (key, stored) in domain where key != Self.reservedKey {
-            // Values that are not JSON text were written by someone else (the app itself): not this store's.
-            guard let text = stored as? String, let value = try? StoreValue(jsonText: text) else { continue }
-            root[key] = value
+        for key in keys {
+            guard let text = domain[key] as? String else { continue }  // removed by someone else meanwhile
+            do {
+                root[key] = try StoreValue(jsonText: text)
+            } catch {
+                throw StoreError(code: .persistence, message: "suite \(suiteName) key \"\(key)\": \(error)")
+            }
         }
         savedKeys.withLock { $0 = Set(root.keys) }
         return PersistedState(root: .object(root), version: version)
@@ -53,7 +58,10 @@ final class UserDefaultsPersistence: PersistenceDriver {
         for (key, value) in members { defaults.set(value.jsonText(sortedKeys: true), forKey: key) }
         let removed = savedKeys.withLock { $0.subtracting(members.keys) }
         for key in removed { defaults.removeObject(forKey: key) }
-        let owner: StoreValue = ["store": .string(storeID.description), "version": .string(state.version.description)]
+        let owner: StoreValue = [
+            "store": .string(storeID.description), "version": .string(state.version.description),
+            "keys": .array(members.keys.sorted().map(StoreValue.string)),
+        ]
         defaults.set(owner.jsonText(sortedKeys: true), forKey: Self.reservedKey)
         guard defaults.synchronize() else {
             throw StoreError(code: .persistence, message: "UserDefaults could not save suite \(suiteName)")

@@ -1,3 +1,5 @@
+import Dispatch
+import Logging
 import Synchronization
 
 extension KeyValueStore {
@@ -17,14 +19,21 @@ extension KeyValueStore {
     }
 
     public var subscriptions: [SubscriptionInfo] {
-        state.withLock { $0.subscriptions.entries.values.map(\.info) }.sorted { $0.id < $1.id }
+        guard notReentrant("reading subscriptions") else { return [] }
+        return state.withLock { $0.subscriptions.entries.values.map(\.info) }.sorted { $0.id < $1.id }
     }
 
     /// Registers a subscription and queues its first (current) values; ``deliverPending()`` sends them.
     func addSubscription(keyPaths: [StoreKeyPath], label: String?, sink: any SubscriptionSink)
-        -> SubscriptionEntry
+        -> SubscriptionEntry?
     {
-        let entry = state.withLock { state in
+        guard notReentrant("subscribing") else { return nil }
+        for path in keyPaths where path.parseError != nil {
+            KeyscopeLog.store.error(
+                "subscription to a path that does not parse; it will only ever see nothing",
+                metadata: ["store": "\(id)", "error": "\(path.parseError!)"])
+        }
+        let entry = exclusiveNoThrow { state in
             let initial = keyPaths.map { state.root[$0] }
             let entry = SubscriptionEntry(storeID: id, keyPaths: keyPaths, label: label, sink: sink, initial: initial)
             state.subscriptions.insert(entry)
@@ -41,7 +50,12 @@ extension KeyValueStore {
     }
 
     func removeSubscription(_ id: UInt64) {
-        state.withLock { state in
+        guard !isReentrant else {
+            // Cancelled from inside an observer: the lock is held up the stack, so remove it once it is released.
+            DispatchQueue.global().async { self.removeSubscription(id) }
+            return
+        }
+        exclusiveNoThrow { state in
             if state.subscriptions.remove(id) { announceSubscriptions(state) }
         }
     }

@@ -20,7 +20,12 @@ public struct StorePublisher<Output: Sendable>: Publisher, Sendable {
         subscriber.receive(subscription: subscription)
         // Register first, hand the entry to the subscription, then deliver the first value: so that the first
         // delivery is counted like every later one.
-        subscription.start(store.addSubscription(keyPaths: keyPaths, label: label, sink: subscription), in: store)
+        guard let entry = store.addSubscription(keyPaths: keyPaths, label: label, sink: subscription) else {
+            // Subscribing from inside one of the store's own observers cannot register (logged): end at once.
+            subscriber.receive(completion: .finished)
+            return
+        }
+        subscription.start(entry, in: store)
         store.deliverPending()
     }
 }

@@ -21,9 +21,11 @@ public final class KeyValueStore: Store {
     }
 
     let state: Mutex<State>
-    /// The thread that holds `state`'s lock for a write, so that a write (or read) from inside an observer or a
-    /// transaction body on that same thread is refused instead of deadlocking.
-    private let writer = Atomic<UInt>(0)
+    /// The thread that holds `state`'s lock while it may call out (observers, transaction bodies), so that a call
+    /// back into the store from that thread is refused instead of deadlocking.
+    private let holder = Atomic<UInt>(0)
+    /// The version, readable from anywhere (also from inside an observer); `State.version` is its twin under the lock.
+    private let versionBox: Mutex<SemanticVersion>
     let deliveriesQueue = DeliveryQueue()
     let persistence: PersistenceWriter?
     /// Top-level keys the storage keeps for itself (empty for most storages).
@@ -37,6 +39,7 @@ public final class KeyValueStore: Store {
     init(id: StoreID, version: SemanticVersion, root: StoreValue, persistence: (any PersistenceDriver)?) {
         self.id = id
         self.state = Mutex(State(root: root, version: version))
+        self.versionBox = Mutex(version)
         self.persistence = persistence.map { PersistenceWriter(storeID: id, driver: $0) }
         self.reservedRootKeys = persistence?.reservedRootKeys ?? []
         self.persistence?.source = self
@@ -49,7 +52,7 @@ public final class KeyValueStore: Store {
         }
     }
 
-    public var version: SemanticVersion { state.withLock { $0.version } }
+    public var version: SemanticVersion { versionBox.withLock { $0 } }
 
     public func snapshot() -> StoreValue {
         guard notReentrant("snapshot") else { return .emptyObject }
@@ -112,22 +115,38 @@ public final class KeyValueStore: Store {
         return result!
     }
 
+    /// Runs `body` under the state lock with this thread marked as the holder: every section that calls out to
+    /// observers or user code goes through here.
+    func exclusive<R>(_ body: (inout State) throws -> R) throws -> R {
+        let me = currentThreadID()
+        return try state.withLock { state in
+            holder.store(me, ordering: .releasing)
+            defer { holder.store(0, ordering: .releasing) }
+            return try body(&state)
+        }
+    }
+
+    func exclusiveNoThrow<R>(_ body: (inout State) -> R) -> R {
+        // `exclusive` only rethrows what `body` throws, and this body throws nothing.
+        try! exclusive(body)
+    }
+
+    /// Whether the calling thread is inside `exclusive` (an observer or a transaction body calling back).
+    var isReentrant: Bool { holder.load(ordering: .acquiring) == currentThreadID() }
+
     /// Takes the write lock, runs `body`, and announces the change: queues subscriber values, calls observers
     /// (in mutation order, under the lock), marks the data for saving; then delivers values outside the lock.
     private func mutate(transactionID: UUID?, _ body: (inout State) throws -> [StorePatch]) throws -> StoreChange? {
-        let me = currentThreadID()
-        guard writer.load(ordering: .acquiring) != me else {
+        guard !isReentrant else {
             throw StoreError(
                 code: .reentrant,
                 message: "a write to \(id) from inside its own transaction or observer; write through the "
                     + "transaction's `tx`, or after the observer returns")
         }
-        let change = try state.withLock { state throws -> StoreChange? in
+        let change = try exclusive { state throws -> StoreChange? in
             guard !state.removed else {
                 throw StoreError(code: .storeRemoved, message: "store \(id) was removed; ask the factory again")
             }
-            writer.store(me, ordering: .releasing)
-            defer { writer.store(0, ordering: .releasing) }
             let patches = try body(&state)
             guard !patches.isEmpty else { return nil }
             let change = StoreChange(storeID: id, patches: patches, transactionID: transactionID)
@@ -141,8 +160,8 @@ public final class KeyValueStore: Store {
     }
 
     /// False (and logged) when called on the thread that is inside this store's write lock.
-    private func notReentrant(_ what: String) -> Bool {
-        guard writer.load(ordering: .acquiring) == currentThreadID() else { return true }
+    func notReentrant(_ what: String) -> Bool {
+        guard isReentrant else { return true }
         KeyscopeLog.store.error(
             "\(what) from inside the store's own transaction or observer refused; use the transaction's `tx`",
             metadata: ["store": "\(id)"])
@@ -152,14 +171,14 @@ public final class KeyValueStore: Store {
     // MARK: Lifecycle (factory and registry)
 
     func attach(to registry: StoreRegistry) {
-        state.withLock { state in
+        exclusiveNoThrow { state in
             state.registry = registry
             registry.emit(.registered(id, version: state.version, root: state.root))
         }
     }
 
     func detach(from registry: StoreRegistry) {
-        state.withLock { state in
+        exclusiveNoThrow { state in
             guard state.registry === registry else { return }
             registry.emit(.removed(id))
             state.registry = nil
@@ -168,10 +187,11 @@ public final class KeyValueStore: Store {
 
     /// Drops the data (major version change): the root becomes `{}`; subscribers and observers hear it.
     func reset(to version: SemanticVersion) {
-        state.withLock { state in
+        exclusiveNoThrow { state in
             let old = state.root
             state.root = .emptyObject
             state.version = version
+            versionBox.withLock { $0 = version }
             let patch = StorePatch(op: .set, keyPath: .root, oldValue: old, newValue: .emptyObject)
             deliveriesQueue.enqueue(state.subscriptions.changedValues(for: [patch], in: state.root))
             state.registry?.emit(.reset(id, version: version))
@@ -203,7 +223,10 @@ func currentThreadID() -> UInt {
 extension KeyValueStore {
     /// Records a new version without touching the data (minor and patch changes).
     func setVersion(_ version: SemanticVersion) {
-        state.withLock { $0.version = version }
+        state.withLock { state in
+            state.version = version
+            versionBox.withLock { $0 = version }
+        }
         persistence?.markDirty()
     }
 }
