@@ -4,28 +4,39 @@
 /// Element inserts and removes never fold; writes that fold back to the original value leave no patch.
 struct PatchRecorder {
     private(set) var patches: [StorePatch] = []
+    /// The index of the last patch at each path, so that a write to a path not written before (the common case)
+    /// costs one lookup instead of a scan of every earlier patch.
+    private var lastIndex: [StoreKeyPath: Int] = [:]
 
     mutating func record(_ patch: StorePatch) {
-        guard !Self.isElementShift(patch) else {
-            patches.append(patch)
+        guard !Self.isElementShift(patch), let earlierIndex = lastIndex[patch.keyPath] else {
+            append(patch)
             return
         }
-        var index = patches.count - 1
-        while index >= 0 {
-            let earlier = patches[index]
-            if earlier.keyPath == patch.keyPath {
-                guard !Self.isElementShift(earlier) else { break }
-                if let folded = Self.fold(earlier, patch) {
-                    patches[index] = folded
-                } else {
-                    patches.remove(at: index)
-                }
-                return
-            }
-            if Self.blocks(earlier, patch.keyPath) { break }
-            index -= 1
+        let earlier = patches[earlierIndex]
+        let blocked = Self.isElementShift(earlier)
+            || patches[(earlierIndex + 1)...].contains { Self.blocks($0, patch.keyPath) }
+        guard !blocked else {
+            append(patch)
+            return
         }
+        if let folded = Self.fold(earlier, patch) {
+            patches[earlierIndex] = folded
+        } else {
+            patches.remove(at: earlierIndex)
+            reindex()
+        }
+    }
+
+    private mutating func append(_ patch: StorePatch) {
+        lastIndex[patch.keyPath] = patches.count
         patches.append(patch)
+    }
+
+    /// After a removal shifted the patches (rare: only when writes fold back to the original value).
+    private mutating func reindex() {
+        lastIndex.removeAll(keepingCapacity: true)
+        for (index, patch) in patches.enumerated() { lastIndex[patch.keyPath] = index }
     }
 
     /// An insert, or a remove of an array element: both shift later elements.

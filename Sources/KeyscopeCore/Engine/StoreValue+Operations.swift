@@ -29,13 +29,20 @@ extension StoreValue {
                 try Self.create(in: &container, at: depth, of: path, value: value, allowed: createIntermediates)
             },
             { parent throws(StoreError) in
-                switch (last, parent) {
-                case (.key(let key), .object(var members)):
+                let depth = path.segments.count - 1
+                switch last {
+                case .key(let key):
+                    guard case .object(var members) = parent else {
+                        throw TreeWalk.mismatch(parent, wanted: "an object", for: "a name", at: path, depth: depth)
+                    }
                     parent = .null
                     let old = members.updateValue(value, forKey: key)
                     parent = .object(members)
                     return StorePatch(op: .set, keyPath: path, oldValue: old, newValue: value)
-                case (.index(let index), .array(var elements)):
+                case .index(let index):
+                    guard case .array(var elements) = parent else {
+                        throw TreeWalk.mismatch(parent, wanted: "an array", for: "an index", at: path, depth: depth)
+                    }
                     guard index <= elements.count else { throw Self.pastEnd(index, elements.count, path) }
                     parent = .null
                     defer { parent = .array(elements) }
@@ -46,12 +53,6 @@ extension StoreValue {
                     let old = elements[index]
                     elements[index] = value
                     return StorePatch(op: .set, keyPath: path, oldValue: old, newValue: value)
-                case (.key, _):
-                    throw TreeWalk.mismatch(parent, wanted: "an object", for: "a name", at: path,
-                                            depth: path.segments.count - 1)
-                case (.index, _):
-                    throw TreeWalk.mismatch(parent, wanted: "an array", for: "an index", at: path,
-                                            depth: path.segments.count - 1)
                 }
             })
     }
@@ -82,25 +83,26 @@ extension StoreValue {
             &self, path.segments.dropLast(), path,
             missing: { _, _ in nil },
             { parent throws(StoreError) in
-                switch (last, parent) {
-                case (.key(let key), .object(var members)):
+                let depth = path.segments.count - 1
+                switch last {
+                case .key(let key):
+                    guard case .object(var members) = parent else {
+                        throw TreeWalk.mismatch(parent, wanted: "an object", for: "a name", at: path, depth: depth)
+                    }
                     guard members[key] != nil else { return nil }
                     parent = .null
                     let old = members.removeValue(forKey: key)
                     parent = .object(members)
                     return StorePatch(op: .remove, keyPath: path, oldValue: old)
-                case (.index(let index), .array(var elements)):
+                case .index(let index):
+                    guard case .array(var elements) = parent else {
+                        throw TreeWalk.mismatch(parent, wanted: "an array", for: "an index", at: path, depth: depth)
+                    }
                     guard index < elements.count else { return nil }
                     parent = .null
                     let old = elements.remove(at: index)
                     parent = .array(elements)
                     return StorePatch(op: .remove, keyPath: path, oldValue: old)
-                case (.key, _):
-                    throw TreeWalk.mismatch(parent, wanted: "an object", for: "a name", at: path,
-                                            depth: path.segments.count - 1)
-                case (.index, _):
-                    throw TreeWalk.mismatch(parent, wanted: "an array", for: "an index", at: path,
-                                            depth: path.segments.count - 1)
                 }
             })
     }
@@ -136,8 +138,9 @@ extension StoreValue {
         in container: inout StoreValue, at depth: Int, of path: StoreKeyPath, value: StoreValue, allowed: Bool
     ) throws(StoreError) -> StorePatch {
         let segments = path.segments
-        switch (segments[depth], container) {
-        case (.key(let key), .object(var members)):
+        switch segments[depth] {
+        case .key(let key):
+            guard case .object(var members) = container else { throw nothingAt(path, depth, wanted: "a value") }
             guard allowed || depth == segments.count - 1 else { throw nothingAt(path, depth + 1, wanted: "a value") }
             let below = segments[(depth + 1)...]
             if let index = below.firstIndex(where: { if case .index = $0 { true } else { false } }) {
@@ -148,7 +151,8 @@ extension StoreValue {
             members[key] = created
             container = .object(members)
             return StorePatch(op: .set, keyPath: TreeWalk.prefix(path, depth + 1), newValue: created)
-        case (.index(let index), .array(var elements)):
+        case .index(let index):
+            guard case .array(var elements) = container else { throw nothingAt(path, depth, wanted: "a value") }
             // Only the last segment may append; deeper paths need the element to exist.
             guard index == elements.count, depth == segments.count - 1 else {
                 throw pastEnd(index, elements.count, TreeWalk.prefix(path, depth + 1))
@@ -157,8 +161,6 @@ extension StoreValue {
             elements.append(value)
             container = .array(elements)
             return StorePatch(op: .set, keyPath: path, newValue: value)
-        default:
-            throw nothingAt(path, depth, wanted: "a value")
         }
     }
 

@@ -1,7 +1,8 @@
 /// In-place navigation of a value tree for the write operations.
 ///
 /// Each step moves the child out of its enum case before mutating it (`node = .null`), so that nested arrays and
-/// dictionaries stay uniquely referenced and are mutated without copying.
+/// dictionaries stay uniquely referenced and are mutated without copying. Never match on a tuple such as
+/// `(segment, node)`: the tuple holds one more reference to the container, and every write would copy it.
 enum TreeWalk {
     typealias Segment = StoreKeyPath.Segment
 
@@ -17,21 +18,23 @@ enum TreeWalk {
         guard let segment = segments.first else { return try body(&node) }
         let depth = segments.startIndex  // `segments` is a slice of `path.segments`, indexed alike
         let rest = segments.dropFirst()
-        switch (segment, node) {
-        case (.key(let key), .object(var members)):
+        switch segment {
+        case .key(let key):
+            guard case .object(var members) = node else {
+                throw mismatch(node, wanted: "an object", for: "a name", at: path, depth: depth)
+            }
             guard members[key] != nil else { return try missing(&node, depth) }
             node = .null
             defer { node = .object(members) }
             return try modify(&members[key]!, rest, path, missing: missing, body)
-        case (.index(let index), .array(var elements)):
+        case .index(let index):
+            guard case .array(var elements) = node else {
+                throw mismatch(node, wanted: "an array", for: "an index", at: path, depth: depth)
+            }
             guard index < elements.count else { return try missing(&node, depth) }
             node = .null
             defer { node = .array(elements) }
             return try modify(&elements[index], rest, path, missing: missing, body)
-        case (.key, _):
-            throw mismatch(node, wanted: "an object", for: "a name", at: path, depth: depth)
-        case (.index, _):
-            throw mismatch(node, wanted: "an array", for: "an index", at: path, depth: depth)
         }
     }
 

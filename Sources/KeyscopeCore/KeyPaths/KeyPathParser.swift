@@ -30,7 +30,14 @@ enum KeyPathParser {
     }
 
     static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
+        // ASCII first: no Unicode property lookups for the common case.
+        if scalar.value < 0x80 {
+            switch scalar.value {
+            case 0x00...0x20, 0x7F, 0x2E, 0x5B, 0x5D, 0x22: return false  // controls, space, . [ ] "
+            default: return true
+            }
+        }
+        return switch scalar {
         case ".", "[", "]", "\"": false
         default: !scalar.properties.isWhitespace && !isControl(scalar)
         }

@@ -61,6 +61,7 @@ final class DeliveryQueue: Sendable {
 
     /// Queues items; call while holding the store lock so that the queue order is the mutation order.
     func enqueue(_ items: [Item]) {
+        guard !items.isEmpty else { return }  // most writes have no subscriber to tell: skip the lock
         state.withLock { $0.pending.append(contentsOf: items) }
     }
 

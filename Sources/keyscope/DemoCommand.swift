@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import KeyscopeCore
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `keyscope demo`: a small service whose stores change on their own, each change printed as it happens.
+///
+/// ```
+/// $ keyscope demo --rate 10 --duration 5 --seed 42
+/// ```
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run a demo service whose stores change on their own, and print every change.",
+        discussion: """
+            The demo makes three stores through a DefaultStoreFactory (data version 1.0.0): a shopping cart in \
+            app/memory, a checkout flow in scenario:checkout/memory (ended and started again for each order), and \
+            preferences persisted to app/file:<state dir>/state.json. It changes them at --rate changes per second \
+            with single writes, array inserts and removes, merges and transactions.
+
+            An observer attached with StoreRegistry.shared.observe prints one line per change: the time, the \
+            store id, "txn" and a short transaction id for transactions, then the patches, for example
+              set cart.total 90 → 100
+              insert cart.items[2] {"price":4,"qty":1,"title":"Tea"}
+              remove cart.coupon (was "SAVE10")
+            Values are compact JSON with sorted keys; long ones are elided with "…". A publisher on "cart" \
+            (label demo-cart) prints when cart.total crosses 100. Registrations, removals and subscription \
+            changes are printed as they happen too.
+
+            The same --seed makes the same changes in the same order, given the same starting state file. \
+            Ctrl-C stops the demo and prints a summary; so does reaching --duration. Library logs go to stderr.
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Changes per second, at least 1.", valueName: "N"))
+    var rate: Int = 5
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Stop after this many seconds (default: run until Ctrl-C).", valueName: "SECONDS"))
+    var duration: Double?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Seed for the random changes (default: a random seed, printed at start).", valueName: "N"))
+    var seed: UInt64?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Directory of the persisted store's state.json (default: <tmp>/keyscope-demo).",
+            valueName: "PATH"))
+    var stateDir: String?
+
+    @Option(name: .long, help: "Level of the library's log messages on stderr.")
+    var logLevel: LogLevelOption = .warning
+
+    func validate() throws {
+        guard rate >= 1 else {
+            throw ValidationError("--rate must be at least 1 change per second; got \(rate).")
+        }
+        if let duration {
+            guard duration.isFinite, duration > 0 else {
+                throw ValidationError(
+                    "--duration must be a positive number of seconds; got \(Self.secondsText(duration)).")
+            }
+        }
+    }
+
+    func run() async throws {
+        let level = logLevel.level
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let directory =
+            stateDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("keyscope-demo", isDirectory: true)
+        let configuration = DemoConfiguration(
+            rate: rate,
+            duration: duration.map { Duration.seconds($0) },
+            seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
+            stateDirectory: directory
+        )
+        let until = duration.map { "for \(Self.secondsText($0)) s" } ?? "until Ctrl-C"
+        Console.line(
+            "keyscope demo: \(configuration.rate) changes/s \(until), seed \(configuration.seed); "
+                + "state file \(DemoService.stateFile(in: directory).path)")
+
+        // Listen before anything runs, so that an early Ctrl-C still ends in a summary.
+        let stop = StopRequest()
+        let watcher = SignalWatcher([SIGINT, SIGTERM]) { _ in stop.request() }
+        let task = Task { await DemoService(configuration: configuration).run() }
+        stop.attach(task)
+        let summary = await task.value
+        watcher.stop()
+
+        let seconds =
+            Double(summary.elapsed.components.seconds)
+            + Double(summary.elapsed.components.attoseconds) / 1e18
+        Console.line(
+            (summary.interrupted ? "interrupted: " : "done: ")
+                + "\(summary.changes) changes to \(summary.stores.count) stores in "
+                + String(format: "%.1f", seconds) + " s (\(summary.stores.joined(separator: ", ")))")
+    }
+}
+
+extension DemoCommand {
+    /// `2` for 2.0, `0.5` for 0.5.
+    static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+    }
+}
+
+/// The swift-log levels as a command-line value (`--log-level debug`).
+enum LogLevelOption: String, CaseIterable, ExpressibleByArgument {
+    case trace, debug, info, notice, warning, error, critical
+
+    var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .warning }
+}
