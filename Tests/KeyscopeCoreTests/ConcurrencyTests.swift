@@ -19,7 +19,9 @@ import Testing
     @Test func manyThreadsSettingDistinctKeysAllLand() {
         let store = KeyValueStore(id: StoreID(scope: .app, storage: .memory))
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
-            for i in 0..<300 { store.set(StoreKeyPath(segments: [.key("t\(thread)"), .key("k\(i)")]), .integer(Int64(i))) }
+            for i in 0..<300 {
+                store.set(StoreKeyPath(segments: [.key("t\(thread)"), .key("k\(i)")]), .integer(Int64(i)))
+            }
         }
         for thread in 0..<8 {
             #expect(store.get(StoreKeyPath(segments: [.key("t\(thread)")]))?.objectValue?.count == 300)
@@ -64,6 +66,14 @@ import Testing
 final class ChangeCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    func increment() {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
 }

@@ -120,7 +120,9 @@ import Testing
                 store.remove("gone")
                 let refused = try #require(throws: StoreError.self) { try store.apply(.set(#"["keyscope.store"]"#, 1)) }
                 #expect(refused.code == .badRequest)
-                #expect(throws: StoreError.self) { try store.transaction { tx in try tx.merge(.root, ["keyscope.store": 1]) } }
+                #expect(throws: StoreError.self) {
+                    try store.transaction { tx in try tx.merge(.root, ["keyscope.store": 1]) }
+                }
                 store.flush()
             }
             #expect(defaults.string(forKey: "count") == "3")
@@ -169,7 +171,8 @@ import Testing
         defer {
             for name in [suite, "\(suite).scenario-x"] {
                 UserDefaults(suiteName: name)?.removePersistentDomain(forName: name)
-                let config = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
+                let config =
+                    ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
                     ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config").path
                 try? FileManager.default.removeItem(atPath: "\(config)/\(name).plist")
             }
@@ -186,7 +189,8 @@ import Testing
             store.flush()
         }
         #expect(backend.namespaces == ["team"])
-        let again = DefaultStoreFactory(registry: StoreRegistry(), backend: backend).store(storage: .backend(namespace: "team"))
+        let again = DefaultStoreFactory(registry: StoreRegistry(), backend: backend).store(
+            storage: .backend(namespace: "team"))
         #expect(again.get("flags.beta") == true)
         let scenario = DefaultStoreFactory(registry: StoreRegistry(), backend: backend)
             .store(scope: .scenario(id: "t"), storage: .backend(namespace: "team"))
@@ -220,8 +224,16 @@ import Testing
 final class ActivityBox: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [StoreActivity] = []
-    func append(_ activity: StoreActivity) { lock.lock(); items.append(activity); lock.unlock() }
-    var all: [StoreActivity] { lock.lock(); defer { lock.unlock() }; return items }
+    func append(_ activity: StoreActivity) {
+        lock.lock()
+        items.append(activity)
+        lock.unlock()
+    }
+    var all: [StoreActivity] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
     var changes: [StoreChange] { all.compactMap { if case .changed(let c) = $0 { c } else { nil } } }
     var removed: [StoreID] { all.compactMap { if case .removed(let id) = $0 { id } else { nil } } }
     var resets: [StoreID] { all.compactMap { if case .reset(let id, _) = $0 { id } else { nil } } }

@@ -1,5 +1,6 @@
 import Foundation
 import KeyscopeCore
+import KeyscopeTesting
 import Testing
 
 /// Every patch can be undone from its own fields (VALUES.md "Patches").
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func randomOperationSequencesInvertExactly() throws {
-        var rng = SplitMix(seed: 0x5EED)
+        var rng = SplitMix64(seed: 0x5EED)
         for _ in 0..<300 {
             let store = KeyValueStore(id: StoreID(scope: .app, storage: .memory), root: ["a": ["b": [1, 2]], "c": 3])
             var changes: [(before: StoreValue, change: StoreChange)] = []
@@ -66,29 +67,17 @@ import Testing
 
     @Test func mergeInverseSetsBackOldKeysAndRemovesNewOnes() {
         let patch = StorePatch(op: .merge, keyPath: "user", oldValue: ["name": "A"], newValue: ["name": "B", "age": 3])
-        #expect(patch.inverted() == [
-            StorePatch(op: .remove, keyPath: "user.age", oldValue: 3),
-            StorePatch(op: .set, keyPath: "user.name", oldValue: "B", newValue: "A"),
-        ])
-    }
-}
-
-/// A small deterministic generator, so failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        #expect(
+            patch.inverted() == [
+                StorePatch(op: .remove, keyPath: "user.age", oldValue: 3),
+                StorePatch(op: .set, keyPath: "user.name", oldValue: "B", newValue: "A"),
+            ])
     }
 }
 
 /// Random but mostly valid operations against a given state (paths into what exists, plus some new ones).
 enum RandomOperations {
-    static func next(_ rng: inout SplitMix, in root: StoreValue) -> StoreOperation {
+    static func next(_ rng: inout SplitMix64, in root: StoreValue) -> StoreOperation {
         let paths = existingPaths(root)
         let path = paths.randomElement(using: &rng) ?? .root
         let value: StoreValue = [1, "s", ["k": 2], [1, 2], .null, 2.5].randomElement(using: &rng)!
@@ -96,7 +85,9 @@ enum RandomOperations {
         case 0: return .set(path.isRoot ? "fresh" : path, value)
         case 1: return .set(path.appending(key: "n\(Int.random(in: 0..<3, using: &rng))"), value)
         case 2:
-            if case .array(let a)? = root[path] { return .insert(path.appending(index: Int.random(in: 0...a.count, using: &rng)), value) }
+            if case .array(let a)? = root[path] {
+                return .insert(path.appending(index: Int.random(in: 0...a.count, using: &rng)), value)
+            }
             return .remove(path)
         case 3: return .remove(path)
         case 4: return .merge(path, ["m": value, "n0": 1])

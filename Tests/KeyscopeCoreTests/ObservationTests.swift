@@ -85,7 +85,11 @@ final class ActivityErrors: @unchecked Sendable {
         items.append((error as? StoreError)?.code ?? StoreError.Code(rawValue: "other"))
         lock.unlock()
     }
-    var codes: [StoreError.Code] { lock.lock(); defer { lock.unlock() }; return items }
+    var codes: [StoreError.Code] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
 }
 
 /// Observers run under the store's lock: calling back must be refused or deferred, never deadlock or crash.

@@ -38,13 +38,14 @@ import Testing
         #expect(store.get("items") == [1, 2, 3])
     }
 
-    @Test(arguments: [
-        ("name.into.scalar", StoreError.Code.typeMismatch),
-        ("items.title", .typeMismatch),
-        ("cart[0]", .typeMismatch),
-        ("missing[0]", .typeMismatch),
-        ("items[5].title", .outOfRange),
-    ] as [(String, StoreError.Code)])
+    @Test(
+        arguments: [
+            ("name.into.scalar", StoreError.Code.typeMismatch),
+            ("items.title", .typeMismatch),
+            ("cart[0]", .typeMismatch),
+            ("missing[0]", .typeMismatch),
+            ("items[5].title", .outOfRange),
+        ] as [(String, StoreError.Code)])
     func invalidSetsChangeNothing(path: String, code: StoreError.Code) throws {
         let store = store(["name": "x", "items": [["title": "a"]], "cart": ["total": 1]])
         let before = store.snapshot()
@@ -100,9 +101,10 @@ import Testing
     @Test func mergeRecordsOnlyPreviouslyExistingKeysAsOld() throws {
         let store = store(["user": ["name": "A", "city": "Oslo"]])
         let change = try #require(try store.apply(.merge("user", ["name": "B", "age": 3])))
-        #expect(change.patches == [
-            StorePatch(op: .merge, keyPath: "user", oldValue: ["name": "A"], newValue: ["name": "B", "age": 3])
-        ])
+        #expect(
+            change.patches == [
+                StorePatch(op: .merge, keyPath: "user", oldValue: ["name": "A"], newValue: ["name": "B", "age": 3])
+            ])
         #expect(store.get("user") == ["name": "B", "age": 3, "city": "Oslo"])
         let none = try #require(try store.apply(.merge("user", ["zip": "0150"])))
         #expect(none.patches[0].oldValue == [:])
@@ -153,7 +155,10 @@ import Testing
     }
 
     @Test func codableValuesRoundTripThroughTheStore() throws {
-        struct Item: Codable, Equatable { var title: String; var qty: Int }
+        struct Item: Codable, Equatable {
+            var title: String
+            var qty: Int
+        }
         let store = store()
         try store.set("basket.first", encoding: Item(title: "Tea", qty: 2))
         #expect(store.get("basket.first.qty") == .integer(2))

@@ -1,5 +1,6 @@
 import Foundation
 import KeyscopeCore
+import KeyscopeTesting
 import Synchronization
 import Testing
 
@@ -33,10 +34,11 @@ import Testing
             try tx.set("y", 0)
             try tx.set("x", 3)
         }
-        #expect(change?.patches == [
-            StorePatch(op: .set, keyPath: "x", oldValue: 1, newValue: 3),
-            StorePatch(op: .set, keyPath: "y", newValue: 0),
-        ])
+        #expect(
+            change?.patches == [
+                StorePatch(op: .set, keyPath: "x", oldValue: 1, newValue: 3),
+                StorePatch(op: .set, keyPath: "y", newValue: 0),
+            ])
     }
 
     @Test func writesThatFoldBackToTheOriginalLeaveNoPatchOrChange() throws {
@@ -82,9 +84,10 @@ import Testing
             try tx.merge("user", ["name": "B"])
             try tx.merge("user", ["age": 3])
         }
-        #expect(change?.patches == [
-            StorePatch(op: .merge, keyPath: "user", oldValue: ["name": "A"], newValue: ["name": "B", "age": 3])
-        ])
+        #expect(
+            change?.patches == [
+                StorePatch(op: .merge, keyPath: "user", oldValue: ["name": "A"], newValue: ["name": "B", "age": 3])
+            ])
         let back = try store.applyTransaction { tx in
             try tx.merge("user", ["name": "C"])
             try tx.set("user", ["name": "B", "age": 3])
@@ -94,13 +97,14 @@ import Testing
             try tx.merge("user", ["name": "D"])
             try tx.set("user", ["only": true])
         }
-        #expect(mixed?.patches == [
-            StorePatch(op: .set, keyPath: "user", oldValue: ["name": "B", "age": 3], newValue: ["only": true])
-        ])
+        #expect(
+            mixed?.patches == [
+                StorePatch(op: .set, keyPath: "user", oldValue: ["name": "B", "age": 3], newValue: ["only": true])
+            ])
     }
 
     @Test func foldedChangesStillInvertToTheOriginalState() throws {
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         for _ in 0..<300 {
             let store = store(["a": ["b": [1, 2]], "c": 3, "u": ["n": 1]])
             let before = store.snapshot()

@@ -14,7 +14,8 @@ struct PatchRecorder {
             return
         }
         let earlier = patches[earlierIndex]
-        let blocked = Self.isElementShift(earlier)
+        let blocked =
+            Self.isElementShift(earlier)
             || patches[(earlierIndex + 1)...].contains { Self.blocks($0, patch.keyPath) }
         guard !blocked else {
             append(patch)

@@ -66,8 +66,9 @@ extension StoreValue {
             missing: { _, depth throws(StoreError) in throw Self.nothingAt(path, depth, wanted: "an array") },
             { parent throws(StoreError) in
                 guard case .array(var elements) = parent else {
-                    throw TreeWalk.mismatch(parent, wanted: "an array", for: "an index", at: path,
-                                            depth: path.segments.count - 1)
+                    throw TreeWalk.mismatch(
+                        parent, wanted: "an array", for: "an index", at: path,
+                        depth: path.segments.count - 1)
                 }
                 guard index <= elements.count else { throw Self.pastEnd(index, elements.count, path) }
                 parent = .null
@@ -113,8 +114,9 @@ extension StoreValue {
         func mergeInto(_ target: inout StoreValue) throws(StoreError) -> StorePatch {
             guard case .object(var existing) = target else {
                 let place = path.isRoot ? "the root" : "\"\(path)\""
-                throw .typeMismatch("\(place) is \(TreeWalk.article(target.typeName)), merge needs an object",
-                                    at: path)
+                throw .typeMismatch(
+                    "\(place) is \(TreeWalk.article(target.typeName)), merge needs an object",
+                    at: path)
             }
             target = .null
             var old: [String: StoreValue] = [:]
@@ -127,8 +129,9 @@ extension StoreValue {
         return try TreeWalk.modify(
             &self, path.segments[...], path,
             missing: { container, depth throws(StoreError) in
-                try Self.create(in: &container, at: depth, of: path, value: .object(members),
-                                allowed: createIntermediates)
+                try Self.create(
+                    in: &container, at: depth, of: path, value: .object(members),
+                    allowed: createIntermediates)
             },
             mergeInto)
     }
@@ -165,8 +168,9 @@ extension StoreValue {
     }
 
     static func pastEnd(_ index: Int, _ count: Int, _ path: StoreKeyPath) -> StoreError {
-        .outOfRange("index \(index) is past the end of an array of \(count) (the largest allowed here is \(count))",
-                    at: path)
+        .outOfRange(
+            "index \(index) is past the end of an array of \(count) (the largest allowed here is \(count))",
+            at: path)
     }
 
     static func nothingAt(_ path: StoreKeyPath, _ depth: Int, wanted: String) -> StoreError {

@@ -41,8 +41,9 @@ extension StoreValue {
     private func expect(_ expected: StoreValue?, at path: StoreKeyPath) throws(StoreError) {
         let current = self[path]
         guard current == expected else {
-            throw .conflict("\"\(path)\" is \(Self.describe(current)), the patch expected \(Self.describe(expected))",
-                            at: path)
+            throw .conflict(
+                "\"\(path)\" is \(Self.describe(current)), the patch expected \(Self.describe(expected))",
+                at: path)
         }
     }
 

@@ -1,5 +1,5 @@
-import Logging
 import Foundation
+import Logging
 import Synchronization
 
 /// Makes stores: one instance per (scope, storage), registered with a ``StoreRegistry`` so the inspector sees them.
@@ -57,7 +57,8 @@ public final class DefaultStoreFactory: Sendable {
             do {
                 try registry.register(store)
             } catch {
-                KeyscopeLog.factory.error("could not register store", metadata: ["store": "\(id)", "error": "\(error)"])
+                KeyscopeLog.factory.error(
+                    "could not register store", metadata: ["store": "\(id)", "error": "\(error)"])
             }
         }
         return store
@@ -141,7 +142,8 @@ public final class DefaultStoreFactory: Sendable {
             do {
                 try store.persistence?.saveNow(PersistedState(root: root, version: version))
             } catch {
-                KeyscopeLog.factory.error("could not save store data", metadata: ["store": "\(id)", "error": "\(error)"])
+                KeyscopeLog.factory.error(
+                    "could not save store data", metadata: ["store": "\(id)", "error": "\(error)"])
             }
         }
         return store
@@ -157,8 +159,9 @@ public final class DefaultStoreFactory: Sendable {
             return UserDefaultsPersistence(suiteName: Self.suiteName(suite, id.scope), storeID: id)
         case .backend(let namespace):
             guard let backend else {
-                KeyscopeLog.factory.warning("no backend adapter given; the store stays in memory",
-                                            metadata: ["store": "\(id)"])
+                KeyscopeLog.factory.warning(
+                    "no backend adapter given; the store stays in memory",
+                    metadata: ["store": "\(id)"])
                 return nil
             }
             // Namespaces never contain "/", so "<scope>/<namespace>" cannot collide with an app namespace.

@@ -39,9 +39,15 @@ struct JSONReader {
         case UInt8(ascii: "{"): return try readObject()
         case UInt8(ascii: "["): return try readArray()
         case UInt8(ascii: "\""): return .string(try readString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try readNumber()
         default: throw error("expected a value")
         }
@@ -227,8 +233,9 @@ struct JSONReader {
             position += 1
         }
         var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: try validatedUTF8(UnsafeBufferPointer(rebasing: bytes[start..<position]), at: start)
-            .unicodeScalars)
+        scalars.append(
+            contentsOf: try validatedUTF8(UnsafeBufferPointer(rebasing: bytes[start..<position]), at: start)
+                .unicodeScalars)
         while position < bytes.count {
             let byte = bytes[position]
             switch byte {
@@ -240,7 +247,8 @@ struct JSONReader {
             default:
                 if byte < 0x20 { throw error("a control character must be escaped in a string") }
                 let runStart = position
-                while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\"),
+                while position < bytes.count, bytes[position] != UInt8(ascii: "\""),
+                    bytes[position] != UInt8(ascii: "\\"),
                     bytes[position] >= 0x20
                 {
                     position += 1

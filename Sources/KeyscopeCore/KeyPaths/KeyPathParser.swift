@@ -69,7 +69,9 @@ enum KeyPathParser {
         _ fail: (String, Int) -> KeyPathParseError
     ) throws(KeyPathParseError) -> StoreKeyPath.Segment {
         position += 1  // "["
-        guard position < scalars.count else { throw fail("expected an index or a quoted key, the path ended", position) }
+        guard position < scalars.count else {
+            throw fail("expected an index or a quoted key, the path ended", position)
+        }
         let segment: StoreKeyPath.Segment
         if scalars[position] == "\"" {
             segment = .key(try parseQuoted(scalars, &position, fail))

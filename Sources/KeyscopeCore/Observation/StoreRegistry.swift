@@ -76,4 +76,3 @@ public final class StoreRegistry: Sendable {
         for observer in observers { observer.call(activity) }
     }
 }
-

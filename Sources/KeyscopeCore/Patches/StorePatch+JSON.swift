@@ -28,7 +28,9 @@ extension StorePatch {
             if op == .insert, old != nil { throw .badRequest("an insert patch has no \"old\"", at: path) }
             if op == .insert, !path.endsInIndex { throw .badRequest("an insert patch needs an index path", at: path) }
         case .remove:
-            guard old != nil, new == nil else { throw .badRequest("a remove patch has \"old\" and no \"new\"", at: path) }
+            guard old != nil, new == nil else {
+                throw .badRequest("a remove patch has \"old\" and no \"new\"", at: path)
+            }
         case .merge:
             guard case .object? = new, case .object? = old else {
                 throw .badRequest("a merge patch needs \"old\" and \"new\" objects", at: path)
@@ -37,7 +39,8 @@ extension StorePatch {
         if path.isRoot, op != .set, op != .merge {
             throw .badRequest("a \(op) patch cannot address the root", at: path)
         }
-        if path.isRoot, op == .set, case .object? = new {} else if path.isRoot, op == .set {
+        if path.isRoot, op == .set, case .object? = new {
+        } else if path.isRoot, op == .set {
             throw .typeMismatch("the root must be an object", at: path)
         }
         self.init(op: op, keyPath: path, oldValue: old, newValue: new)

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// One recorded edit of a store, exactly as VALUES.md "Patches" records it.
 ///
 /// ```swift
@@ -46,5 +48,3 @@ public struct StoreChange: Sendable, Hashable {
         self.transactionID = transactionID
     }
 }
-
-public import Foundation

@@ -12,7 +12,8 @@ public enum AtomicFile {
     /// Replaces the file at `url` with `data`. On any error the old file is untouched and no temporary is left.
     public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644) throws(StoreError) {
         let directory = url.deletingLastPathComponent().path
-        let temporary = directory + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary =
+            directory + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw failure("create a temporary file in \(directory)") }
         var ok = false

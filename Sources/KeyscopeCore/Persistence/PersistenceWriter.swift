@@ -1,5 +1,5 @@
-import Logging
 import Dispatch
+import Logging
 import Synchronization
 
 /// Saves a store in the background, coalescing bursts of writes into one save of the latest state, so that

@@ -22,8 +22,10 @@ final class SubscriptionEntry: Sendable {
 
     private static let nextID = Atomic<UInt64>(1)
 
-    init(storeID: StoreID, keyPaths: [StoreKeyPath], label: String?, sink: any SubscriptionSink,
-         initial: [StoreValue?]) {
+    init(
+        storeID: StoreID, keyPaths: [StoreKeyPath], label: String?, sink: any SubscriptionSink,
+        initial: [StoreValue?]
+    ) {
         self.id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.storeID = storeID
         self.keyPaths = keyPaths
@@ -38,8 +40,9 @@ final class SubscriptionEntry: Sendable {
     func countDelivery() { deliveryCount.add(1, ordering: .relaxed) }
 
     var info: SubscriptionInfo {
-        SubscriptionInfo(id: id, storeID: storeID, keyPaths: keyPaths, label: label, since: since,
-                         deliveries: deliveries)
+        SubscriptionInfo(
+            id: id, storeID: storeID, keyPaths: keyPaths, label: label, since: since,
+            deliveries: deliveries)
     }
 }
 

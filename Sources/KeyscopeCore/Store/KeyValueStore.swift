@@ -1,5 +1,5 @@
-import Logging
 public import Foundation
+import Logging
 import Synchronization
 
 /// The store implementation: an in-memory tree, optionally persisted, observable by the inspector.

@@ -27,10 +27,11 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-            let numbers = Optional(parts.compactMap { part -> Int? in
-                guard !part.isEmpty, part.allSatisfy(\.isASCIIDigit) else { return nil }
-                return Int(part)
-            }), numbers.count == 3
+            let numbers = Optional(
+                parts.compactMap { part -> Int? in
+                    guard !part.isEmpty, part.allSatisfy(\.isASCIIDigit) else { return nil }
+                    return Int(part)
+                }), numbers.count == 3
         else { return nil }
         self.init(numbers[0], numbers[1], numbers[2])
     }

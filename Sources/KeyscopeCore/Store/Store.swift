@@ -1,5 +1,5 @@
-import Logging
 public import Foundation
+import Logging
 
 /// A scoped key-value container addressed by key paths: the state a service keeps and Keyscope inspects.
 ///

@@ -1,0 +1,22 @@
+/// A small seeded random number generator (SplitMix64), so that a randomised test replays exactly from its seed.
+///
+/// ```swift
+/// var random = SplitMix64(seed: 42)
+/// let delay = random.next(in: 5...80)
+/// ```
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A uniformly drawn integer in `range`.
+    public mutating func next(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+}
