@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "KeyscopeCore", targets: ["KeyscopeCore"]),
         .library(name: "KeyscopeTesting", targets: ["KeyscopeTesting"]),
+        .library(name: "KeyscopeInspector", targets: ["KeyscopeInspector"]),
         .executable(name: "keyscope", targets: ["keyscope"]),
     ],
     dependencies: [
@@ -37,6 +38,24 @@ let package = Package(
                 openCombine,
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // jansson, wrapped by KeyscopeCodec only.
+        .systemLibrary(
+            name: "CJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]
+        ),
+        // StoreValue, patches and log events to and from JSON through jansson (byte-for-byte the core's JSON form).
+        .target(
+            name: "KeyscopeCodec",
+            dependencies: ["KeyscopeCore", "CJansson"],
+            swiftSettings: strictSettings
+        ),
+        // The inspector hub: global sequence numbers, the bounded change log, client cursors, snapshots.
+        .target(
+            name: "KeyscopeInspector",
+            dependencies: ["KeyscopeCore", "KeyscopeCodec", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // Test support for Keyscope users and for this package's own tests.
@@ -67,6 +86,21 @@ let package = Package(
                 "KeyscopeTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeCodecTests",
+            dependencies: [
+                "KeyscopeCodec",
+                "KeyscopeCore",
+                "KeyscopeTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeInspectorTests",
+            dependencies: ["KeyscopeInspector", "KeyscopeCore", "KeyscopeTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
