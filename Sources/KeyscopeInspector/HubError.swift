@@ -1,0 +1,60 @@
+import KeyscopeCore
+
+/// Why the hub refused a client's request, with a PROTOCOL.md error code. Nothing changed when one is thrown.
+///
+/// A struct over codes rather than an enum so that codes can be added later; compare ``code`` with `==`.
+/// ```swift
+/// do { _ = try hub.write(store: "app/memory", op: "set", path: "a..b", value: 1) }
+/// catch let error where error.code == .badPath { reply(error.code.rawValue, error.message) }
+/// ```
+public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A wire error code (PROTOCOL.md "Error codes").
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The request is malformed or not allowed (unknown op, missing value, a seq no longer in the log…).
+        public static let badRequest = Code(rawValue: "bad_request")
+        /// No registered store has that id (or the id does not parse).
+        public static let unknownStore = Code(rawValue: "unknown_store")
+        /// The path does not parse; the message names the column.
+        public static let badPath = Code(rawValue: "bad_path")
+        /// A name into a non-object, an index into a non-array, a value of the wrong shape.
+        public static let typeMismatch = Code(rawValue: "type_mismatch")
+        /// An index past the end of an array.
+        public static let outOfRange = Code(rawValue: "out_of_range")
+        /// A revert whose paths no longer hold the values the change left there.
+        public static let conflict = Code(rawValue: "conflict")
+        /// The hub was made with ``HubOptions/readOnly``.
+        public static let readOnly = Code(rawValue: "read_only")
+    }
+
+    /// The kind of error, as sent on the wire.
+    public let code: Code
+    /// What was wrong and what to do about it, for people.
+    public let message: String
+
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    static func badRequest(_ message: String) -> HubError { HubError(code: .badRequest, message: message) }
+
+    /// The store's refusal as a wire error: the store's codes that the protocol shares are kept as they are.
+    init(_ error: StoreError, context: String = "") {
+        let code: Code
+        switch error.code {
+        case .badPath: code = .badPath
+        case .typeMismatch: code = .typeMismatch
+        case .outOfRange: code = .outOfRange
+        case .conflict: code = .conflict
+        case .storeRemoved: code = .unknownStore
+        default: code = .badRequest
+        }
+        self.init(code: code, message: context + error.description)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+public import KeyscopeCore
+import Synchronization
+
+/// What a log entry records: a change, or one of the store events of LOG-FORMAT.md.
+public enum HubLogEvent: Sendable, Hashable {
+    /// A write or a transaction: its patches, in order, and its transaction id.
+    case change(StoreChange)
+    /// The store joined (or the hub started and found it): its state and version then.
+    case registered(version: SemanticVersion, root: StoreValue)
+    /// A major-version bump dropped the store's data: its root is now `{}`.
+    case reset(version: SemanticVersion)
+    /// The store left: it is no longer part of the state.
+    case removed
+}
+
+/// One entry of the hub's log: an event with its global `seq` and its time, and its LOG-FORMAT.md line.
+///
+/// ```swift
+/// if case .entries(let entries) = cursor.next() {
+///     for entry in entries { print(entry.seq, entry.storeID, String(decoding: entry.lineBytes, as: UTF8.self)) }
+/// }
+/// ```
+/// Entries are immutable and shared by every client; the JSON line is made once, by the first reader.
+public final class HubLogEntry: Sendable {
+    /// The global sequence number: 1, 2, … across all stores, without gaps.
+    public let seq: Int
+    /// When the hub heard of the event.
+    public let time: HubTime
+    /// The store the event is about.
+    public let storeID: StoreID
+    public let event: HubLogEvent
+    /// The estimated size of ``lineBytes``, known without encoding (see `JSONSizeEstimate`): what the log's byte
+    /// bound counts. It is computed by the observer, under the store's lock, in one walk over the patches' values.
+    public let estimatedBytes: Int
+    /// The encoded line, made on first use. Only readers take this lock, never a store's observer.
+    private let encoded = Mutex<[UInt8]?>(nil)
+
+    init(seq: Int, time: HubTime, storeID: StoreID, event: HubLogEvent, estimatedBytes: Int) {
+        self.seq = seq
+        self.time = time
+        self.storeID = storeID
+        self.event = event
+        self.estimatedBytes = estimatedBytes
+    }
+
+    /// The change, when the entry is one (not a store event).
+    public var change: StoreChange? {
+        if case .change(let change) = event { return change }
+        return nil
+    }
+
+    /// The entry as one LOG-FORMAT.md line without its final newline, keys sorted: for a change
+    /// `{"patches":[…],"seq":N,"store":"app/memory","time":"2026-…Z","txn":null}`, for a store event
+    /// `{"event":"registered","root":{…},"seq":N,"store":…,"time":…,"version":"1.0.0"}`.
+    ///
+    /// Encoded at most once, by whichever thread asks first (never under a store's lock), then shared: every client
+    /// sends the same bytes. Once made, they stay with the entry (roughly doubling its memory, which the byte bound
+    /// does not count).
+    public var lineBytes: [UInt8] {
+        encoded.withLock { cached in
+            if let cached { return cached }
+            let bytes = jsonObject.jsonBytes(sortedKeys: true)
+            cached = bytes
+            return bytes
+        }
+    }
+
+    /// The entry as the JSON object of its line.
+    public var jsonObject: StoreValue {
+        var object: [String: StoreValue] = [
+            "seq": .integer(Int64(seq)), "store": .string(storeID.description), "time": .string(time.rfc3339),
+        ]
+        switch event {
+        case .change(let change):
+            object["patches"] = .array(change.patches.map(\.jsonObject))
+            object["txn"] = change.transactionID.map { .string($0.uuidString.lowercased()) } ?? .null
+        case .registered(let version, let root):
+            object["event"] = "registered"
+            object["version"] = .string(version.description)
+            object["root"] = root
+        case .reset(let version):
+            object["event"] = "reset"
+            object["version"] = .string(version.description)
+        case .removed:
+            object["event"] = "removed"
+        }
+        return .object(object)
+    }
+
+    /// The estimated line size of an event of `storeID`, before it has a seq and a time.
+    static func estimate(_ event: HubLogEvent, storeID: StoreID) -> Int {
+        // `{"seq":N,"store":"…","time":"…Z"}` with room for a 12-digit seq.
+        let common = 52 + JSONSizeEstimate.string(storeID.description)
+        switch event {
+        case .change(let change):
+            var total = common + 25 + (change.transactionID == nil ? 4 : 38) + max(0, change.patches.count - 1)
+            for patch in change.patches { total += JSONSizeEstimate.patch(patch) }
+            return total
+        case .registered(let version, let root):
+            return common + 45 + version.description.utf8.count + JSONSizeEstimate.of(root)
+        case .reset(let version):
+            return common + 33 + version.description.utf8.count
+        case .removed:
+            return common + 19
+        }
+    }
+}

@@ -1,0 +1,54 @@
+public import KeyscopeCore
+
+/// The bytes of the server-to-client messages the hub feeds (PROTOCOL.md "WebSocket"), made by concatenating parts
+/// that are already encoded: log lines are encoded once and shared by every client.
+///
+/// ```swift
+/// if case .entries(let entries) = cursor.next(maxEntries: 1000, maxBytes: 1 << 20) {
+///     send(HubMessages.changes(entries))    // {"type":"changes","entries":[…]}
+/// }
+/// ```
+public enum HubMessages {
+    /// `{"type":"changes","entries":[e1,e2,…]}` from the entries' cached lines.
+    public static func changes(_ entries: [HubLogEntry]) -> [UInt8] {
+        var total = 32
+        let lines = entries.map(\.lineBytes)
+        for line in lines { total += line.count + 1 }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(total)
+        bytes += Array(#"{"type":"changes","entries":["#.utf8)
+        for (index, line) in lines.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += line
+        }
+        bytes += Array("]}".utf8)
+        return bytes
+    }
+
+    /// `{"type":"gap","from":A,"to":B}`: entries A…B were not sent; a snapshot with seq B follows.
+    public static func gap(from: Int, to: Int) -> [UInt8] {
+        Array(#"{"type":"gap","from":\#(from),"to":\#(to)}"#.utf8)
+    }
+
+    /// `{"type":"subscriptions","list":[…]}`.
+    public static func subscriptions(_ list: [SubscriptionInfo]) -> [UInt8] {
+        Array(#"{"type":"subscriptions","list":"#.utf8) + subscriptionList(list) + [UInt8(ascii: "}")]
+    }
+
+    /// The `list` of a `subscriptions` message (and of a snapshot): one object per subscription and path,
+    /// `{"deliveries":N,"id":…,"label":…|null,"path":"…","since":"2026-…Z","store":"…"}`.
+    public static func subscriptionList(_ list: [SubscriptionInfo]) -> [UInt8] {
+        StoreValue.array(list.flatMap(subscriptionObjects)).jsonBytes(sortedKeys: true)
+    }
+
+    /// One subscription as list objects, one per path it listens to.
+    public static func subscriptionObjects(_ info: SubscriptionInfo) -> [StoreValue] {
+        info.keyPaths.map { path in
+            .object([
+                "id": .integer(Int64(truncatingIfNeeded: info.id)), "store": .string(info.storeID.description),
+                "path": .string(path.description), "label": info.label.map(StoreValue.string) ?? .null,
+                "since": .string(HubTime(info.since).rfc3339), "deliveries": .integer(Int64(info.deliveries)),
+            ])
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// How an ``InspectorHub`` bounds its change log and whether it accepts writes.
+///
+/// ```swift
+/// let hub = InspectorHub(options: HubOptions(maxEntries: 10_000, maxBytes: 8 << 20, readOnly: true))
+/// ```
+/// The log keeps the newest entries that fit both bounds (and always the newest one, however large). A client
+/// whose cursor falls behind the oldest kept entry gets a `gap` and a fresh snapshot.
+public struct HubOptions: Sendable, Hashable {
+    /// The most entries the log keeps (at least 1).
+    public var maxEntries: Int
+    /// The most bytes the log keeps, counted with ``HubLogEntry/estimatedBytes`` (the estimated size of each
+    /// entry's JSON line; see there for what that costs and how close it is).
+    public var maxBytes: Int
+    /// When set, ``InspectorHub/write(store:op:path:value:)``, ``InspectorHub/transaction(store:ops:)`` and
+    /// ``InspectorHub/revert(seq:)`` refuse every request with `read_only` before looking at it.
+    public var readOnly: Bool
+
+    public init(maxEntries: Int = 100_000, maxBytes: Int = 64 << 20, readOnly: Bool = false) {
+        self.maxEntries = max(1, maxEntries)
+        self.maxBytes = max(1, maxBytes)
+        self.readOnly = readOnly
+    }
+}

@@ -1,0 +1,78 @@
+public import KeyscopeCore
+
+/// One store in a snapshot: its id, version and whole state.
+public struct HubStoreState: Sendable, Hashable {
+    public let id: StoreID
+    public let version: SemanticVersion
+    public let root: StoreValue
+
+    public init(id: StoreID, version: SemanticVersion, root: StoreValue) {
+        self.id = id
+        self.version = version
+        self.root = root
+    }
+
+    /// The store as the object of a `snapshot` message's `stores` list (`scope` and `storage` are the id's halves).
+    public var jsonObject: StoreValue {
+        .object([
+            "id": .string(id.description), "scope": .string(id.scope.description),
+            "storage": .string(id.storage.description), "version": .string(version.description), "root": root,
+        ])
+    }
+}
+
+/// The state of every store the hub knows as of change ``seq``: the next entry a client needs is `seq + 1`.
+///
+/// ```swift
+/// let (snapshot, cursor) = hub.makeCursor()
+/// send(snapshot.messageBytes())      // {"type":"snapshot","seq":…,"stores":[…],"subscriptions":[…]}
+/// ```
+/// Built from the hub's own copy of the stores, so it never waits for a store's lock; only the subscription list
+/// is read from the stores themselves (for fresh delivery counts), which is why it must not be made from inside an
+/// observer.
+public struct HubSnapshot: Sendable, Hashable {
+    /// The last seq the state includes (0 before any entry).
+    public let seq: Int
+    /// Ordered by id.
+    public let stores: [HubStoreState]
+    /// The live subscriptions of those stores, ordered by store id, then subscription id.
+    public let subscriptions: [SubscriptionInfo]
+
+    public init(seq: Int, stores: [HubStoreState], subscriptions: [SubscriptionInfo]) {
+        self.seq = seq
+        self.stores = stores
+        self.subscriptions = subscriptions
+    }
+
+    /// The store with `id`, if the snapshot has it.
+    public func store(_ id: StoreID) -> HubStoreState? { stores.first { $0.id == id } }
+
+    /// The PROTOCOL.md `snapshot` message:
+    /// `{"type":"snapshot","seq":N,"stores":[{"id","root","scope","storage","version"}…],"subscriptions":[…]}`.
+    public func messageBytes() -> [UInt8] {
+        var bytes = Array(#"{"type":"snapshot","seq":"#.utf8)
+        bytes += Array(String(seq).utf8)
+        bytes += Array(#","stores":"#.utf8)
+        bytes += StoreValue.array(stores.map(\.jsonObject)).jsonBytes(sortedKeys: true)
+        bytes += Array(#","subscriptions":"#.utf8)
+        bytes += HubMessages.subscriptionList(subscriptions)
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+}
+
+/// What the hub keeps under its lock to make a snapshot: the cheap part, copied out; the subscription lists are
+/// refreshed from the stores afterwards, outside the lock.
+struct SnapshotParts {
+    var seq: Int
+    var stores: [HubStoreState]
+    var mirroredSubscriptions: [StoreID: [SubscriptionInfo]]
+    var subscriptionsVersion: Int
+
+    init(mirror: HubMirror, seq: Int, subscriptionsVersion: Int) {
+        self.seq = seq
+        self.subscriptionsVersion = subscriptionsVersion
+        stores = mirror.stores.map { HubStoreState(id: $0.key, version: $0.value.version, root: $0.value.root) }
+        mirroredSubscriptions = mirror.stores.mapValues(\.subscriptions)
+    }
+}

@@ -1,0 +1,80 @@
+import KeyscopeCore
+import Synchronization
+
+extension InspectorHub {
+    /// Applies the inverse of change `seq` as a new change and returns that change's seq; `nil` when the inverse
+    /// changes no value (reverting a write of an equal value), in which case nothing is recorded.
+    ///
+    /// All or nothing, under the store's lock, in one transaction: the inverse patches
+    /// (``KeyscopeCore/StoreChange/inverted()``) are first checked against the current state with their old values
+    /// (each path must still hold what the change left there, presence included; otherwise `conflict`), then applied
+    /// as operations. Errors: `read_only`; `bad_request` for a seq no longer (or not yet) in the log or a store event;
+    /// `unknown_store` when the change's store is gone; `conflict`.
+    ///
+    /// The recorded change equals the inverse patches: each operation records exactly its inverse patch (set back,
+    /// remove, insert of the old element…, checked above to apply), except that the transaction folds consecutive
+    /// writes to one path as usual (a change that merged `user` and then set `user.name` is undone by two writes to
+    /// `user.name`, recorded as one patch).
+    @discardableResult
+    public func revert(seq: Int) throws(HubError) -> Int? {
+        try refuseIfReadOnly()
+        let (entry, range) = state.withLock { ($0.log.entry(seq: seq), ($0.log.firstSeq, $0.log.lastSeq)) }
+        guard let entry else {
+            throw .badRequest(
+                "seq \(seq) is not in the inspector's log (it holds \(range.0)...\(range.1)); only recent changes "
+                    + "can be reverted")
+        }
+        guard let change = entry.change else {
+            throw .badRequest("seq \(seq) is a store event, not a change; only changes can be reverted")
+        }
+        let store = try resolveStore(change.storeID)
+        let inverse = change.inverted()
+        let operations = inverse.patches.map(Self.operation(undoing:))
+        let ticket = WriteTicket(hub: self, storeID: store.id)
+        let states: (before: StoreValue, after: StoreValue)?
+        do {
+            states = try ticket.bound {
+                try store.transaction { tx throws -> (StoreValue, StoreValue)? in
+                    let before = tx.get(.root) ?? .emptyObject
+                    var after = before
+                    do throws(StoreError) {
+                        try after.apply(change: inverse)
+                    } catch {
+                        throw HubError(
+                            code: .conflict,
+                            message: "change \(seq) cannot be reverted: the state has changed since (\(error.message))")
+                    }
+                    // A transaction records no patch only when its writes fold back to the state it started from,
+                    // so from here on this one records a change, emitted before anything else on this thread.
+                    guard after != before else { return nil }
+                    for operation in operations { try tx.apply(operation) }
+                    guard tx.get(.root) == after else {
+                        throw HubError.badRequest("the inverse of change \(seq) did not restore the state; not applied")
+                    }
+                    return (before, after)
+                }
+            }
+        } catch let error as HubError {
+            throw error
+        } catch let error as StoreError {
+            throw HubError(error, context: "change \(seq) cannot be reverted: ")
+        } catch {
+            throw .badRequest("\(error)")
+        }
+        guard let states, let made = ticket.entry?.change, made.transactionID != nil else { return nil }
+        // The kept change is this revert's when it turns the state the body saw into the one it left.
+        var replayed = states.before
+        guard (try? replayed.apply(change: made)) != nil, replayed == states.after else { return nil }
+        return ticket.entry?.seq
+    }
+
+    /// The operation that records exactly `patch` on a state where the patch applies.
+    static func operation(undoing patch: StorePatch) -> StoreOperation {
+        switch patch.op {
+        case .set: .set(patch.keyPath, patch.newValue ?? .null)
+        case .insert: .insert(patch.keyPath, patch.newValue ?? .null)
+        case .remove: .remove(patch.keyPath)
+        case .merge: .merge(patch.keyPath, patch.newValue?.objectValue ?? [:])
+        }
+    }
+}

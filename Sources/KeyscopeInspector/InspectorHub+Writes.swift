@@ -1,0 +1,132 @@
+import Foundation
+public import KeyscopeCore
+import Synchronization
+
+/// One operation of a client's `write` or `transaction` request, as it came off the wire (not yet validated).
+///
+/// ```swift
+/// try hub.transaction(store: "app/memory", ops: [
+///     HubWrite(op: "set", path: "cart.total", value: 120),
+///     HubWrite(op: "remove", path: "cart.coupon"),
+/// ])
+/// ```
+public struct HubWrite: Sendable, Hashable {
+    /// `set`, `insert`, `remove` or `merge`.
+    public var op: String
+    /// A key path in VALUES.md syntax.
+    public var path: String
+    /// Required by `set`, `insert` and `merge` (an object); absent for `remove`.
+    public var value: StoreValue?
+
+    public init(op: String, path: String, value: StoreValue? = nil) {
+        self.op = op
+        self.path = path
+        self.value = value
+    }
+}
+
+extension InspectorHub {
+    /// Applies one client write to a store and returns the seq of the change it made, or `nil` when nothing changed
+    /// (removing a missing path).
+    ///
+    /// Checked in this order, and nothing is changed when any check fails: ``HubOptions/readOnly`` (`read_only`),
+    /// the store (`unknown_store`), the op (`bad_request`), the path (`bad_path`, the message names the column),
+    /// the value's presence and shape (`bad_request`; `type_mismatch` for a merge without an object); then the store
+    /// applies it all or nothing (`type_mismatch`, `out_of_range`, `bad_request`).
+    @discardableResult
+    public func write(store: String, op: String, path: String, value: StoreValue?) throws(HubError) -> Int? {
+        try refuseIfReadOnly()
+        let target = try resolveStore(store)
+        let operation = try Self.operation(HubWrite(op: op, path: path, value: value), context: "")
+        return try apply([operation], transactionID: nil, to: target)
+    }
+
+    /// Applies client writes as one transaction (one change with one `txn`), all or nothing; returns its seq, or
+    /// `nil` when its writes all folded away. Every op is validated before anything is applied; an error names the
+    /// op (`ops[2]: …`). An empty list is `bad_request`.
+    @discardableResult
+    public func transaction(store: String, ops: [HubWrite]) throws(HubError) -> Int? {
+        try refuseIfReadOnly()
+        let target = try resolveStore(store)
+        guard !ops.isEmpty else { throw .badRequest("a transaction needs at least one op in \"ops\"") }
+        var operations: [StoreOperation] = []
+        for (index, write) in ops.enumerated() {
+            operations.append(try Self.operation(write, context: "ops[\(index)]: "))
+        }
+        return try apply(operations, transactionID: UUID(), to: target)
+    }
+
+    func refuseIfReadOnly() throws(HubError) {
+        guard !options.readOnly else {
+            throw HubError(
+                code: .readOnly, message: "the inspector is read-only; restart it without --read-only to write")
+        }
+    }
+
+    /// The registered store the hub knows with that id; `unknown_store` otherwise (also when the hub is stopped).
+    func resolveStore(_ text: String) throws(HubError) -> any Store {
+        guard let id = StoreID(text) else {
+            throw HubError(
+                code: .unknownStore, message: "\"\(text)\" is not a store id (<scope>/<storage>, like app/memory)")
+        }
+        return try resolveStore(id)
+    }
+
+    func resolveStore(_ id: StoreID) throws(HubError) -> any Store {
+        guard state.withLock({ $0.running && $0.mirror.contains(id) }), let store = registry.store(id) else {
+            throw HubError(code: .unknownStore, message: "no store \(id) is registered; the snapshot lists the stores")
+        }
+        return store
+    }
+
+    /// Validates one wire operation: its op, its path, its value.
+    static func operation(_ write: HubWrite, context: String) throws(HubError) -> StoreOperation {
+        guard ["set", "insert", "remove", "merge"].contains(write.op) else {
+            throw .badRequest(context + "unknown op \"\(write.op)\"; use set, insert, remove or merge")
+        }
+        let path: StoreKeyPath
+        do {
+            path = try StoreKeyPath(parsing: write.path)
+        } catch {
+            throw HubError(code: .badPath, message: context + error.description)
+        }
+        switch (write.op, write.value) {
+        case ("remove", nil):
+            guard !path.isRoot else { throw .badRequest(context + "remove needs a path; the root cannot be removed") }
+            return .remove(path)
+        case ("remove", _?):
+            throw .badRequest(context + "remove takes no \"value\"")
+        case (_, nil):
+            throw .badRequest(context + "\(write.op) needs a \"value\"")
+        case ("set", let value?):
+            return .set(path, value)
+        case ("insert", let value?):
+            guard case .index = path.last else {
+                throw .badRequest(context + "insert needs a path that ends in an index, like items[0]")
+            }
+            return .insert(path, value)
+        case (_, .object(let members)?):
+            return .merge(path, members)
+        case (_, let value?):
+            throw HubError(
+                code: .typeMismatch, message: context + "merge needs an object as \"value\", not \(value.typeName)")
+        }
+    }
+
+    /// Applies validated operations and finds the seq the observer gave their change (see ``WriteTicket``).
+    private func apply(_ operations: [StoreOperation], transactionID: UUID?, to store: any Store) throws(HubError)
+        -> Int?
+    {
+        let ticket = WriteTicket(hub: self, storeID: store.id)
+        let change: StoreChange?
+        do {
+            change = try ticket.bound { try store.apply(operations, transactionID: transactionID) }
+        } catch let error as StoreError {
+            throw HubError(error)
+        } catch {
+            throw .badRequest("\(error)")
+        }
+        guard let change, let entry = ticket.entry, entry.change == change else { return nil }
+        return entry.seq
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import KeyscopeCore
+import KeyscopeInspector
+import Testing
+
+/// Log lines are LOG-FORMAT.md lines; snapshot messages are PROTOCOL.md snapshots; times are RFC 3339 with µs.
+@Suite struct LineFormatTests {
+    @Test func aChangeLineHasExactlyTheLogFormatFieldsWithSortedKeys() throws {
+        let hub = startedHub()
+        let store = try addStore(hub, "line", root: ["cart": ["total": 90]])
+        store.set("cart.total", 100)
+        try store.apply([.set("cart.note", "hi"), .remove("cart.total")])
+        let single = try #require(hub.entry(seq: 2))
+        let line = try parsed(single.lineBytes)
+        #expect(Set(line.keys) == ["patches", "seq", "store", "time", "txn"])
+        #expect(line["seq"] == 2 && line["store"] == "scenario:line/memory" && line["txn"] == .null)
+        #expect(line["patches"] == [["op": "set", "path": "cart.total", "old": 90, "new": 100]])
+        #expect(isLogTime(try #require(line["time"]?.stringValue)))
+        #expect(line["time"]?.stringValue == single.time.rfc3339)
+        // Keys sorted, compact: the bytes are the canonical encoding of what they parse to.
+        #expect(single.lineBytes == StoreValue.object(line).jsonBytes(sortedKeys: true))
+        #expect(String(decoding: single.lineBytes, as: UTF8.self).hasPrefix(#"{"patches":[{"new":100,"old":90"#))
+        let transaction = try parsed(try #require(hub.entry(seq: 3)).lineBytes)
+        let txn = try #require(transaction["txn"]?.stringValue)
+        #expect(UUID(uuidString: txn) == hub.entry(seq: 3)?.change?.transactionID)
+        #expect(transaction["patches"]?.arrayValue?.count == 2)
+        // Made once and shared.
+        #expect(single.lineBytes == single.lineBytes)
+    }
+
+    @Test func storeEventLinesCarryTheirEventFields() throws {
+        let hub = startedHub()
+        let factory = DefaultStoreFactory(version: "1.4.0", registry: hub.registry)
+        let store = factory.store(scope: .scenario(id: "ev"), storage: .memory)
+        store.set("$odd", 1)
+        factory.updateVersion("2.0.0")
+        factory.endScenario("ev")
+        let registered = try parsed(try #require(hub.entry(seq: 1)).lineBytes)
+        #expect(
+            registered == [
+                "event": "registered", "seq": 1, "store": "scenario:ev/memory",
+                "time": registered["time"]!, "version": "1.4.0", "root": [:],
+            ])
+        let change = try #require(hub.entry(seq: 2)).lineBytes
+        #expect(String(decoding: change, as: UTF8.self).contains(#""path":"$odd""#))
+        let reset = try parsed(try #require(hub.entry(seq: 3)).lineBytes)
+        #expect(Set(reset.keys) == ["event", "seq", "store", "time", "version"] && reset["event"] == "reset")
+        #expect(reset["version"] == "2.0.0")
+        let removed = try parsed(try #require(hub.entry(seq: 4)).lineBytes)
+        #expect(Set(removed.keys) == ["event", "seq", "store", "time"] && removed["event"] == "removed")
+        for seq in 1...4 { #expect(isLogTime(try parsed(hub.entry(seq: seq)!.lineBytes)["time"]!.stringValue!)) }
+    }
+
+    @Test func timesAreRFC3339UTCWithMicroseconds() {
+        #expect(HubTime(microseconds: 0).rfc3339 == "1970-01-01T00:00:00.000000Z")
+        #expect(HubTime(microseconds: -1).rfc3339 == "1969-12-31T23:59:59.999999Z")
+        #expect(HubTime(microseconds: 951_782_400_000_001).rfc3339 == "2000-02-29T00:00:00.000001Z")
+        #expect(HubTime(microseconds: 1_795_255_200_125_000).rfc3339 == "2026-11-21T10:00:00.125000Z")
+        #expect(HubTime(microseconds: 253_402_300_799_999_999).rfc3339 == "9999-12-31T23:59:59.999999Z")
+        // Agrees with Foundation's calendar on a spread of instants.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        for step in 0..<200 {
+            let micros = Int64(step) * 15_778_463_123_457 - 400_000_000_000_000
+            let time = HubTime(microseconds: micros)
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: time.date)
+            let expected = String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", parts.year!, parts.month!, parts.day!, parts.hour!,
+                parts.minute!, parts.second!, Int(((micros % 1_000_000) + 1_000_000) % 1_000_000))
+            #expect(time.rfc3339 == expected)
+        }
+    }
+
+    @Test func theSnapshotMessageIsTheProtocolSnapshot() throws {
+        let hub = startedHub()
+        let store = try addStore(hub, "snap", root: ["$x": 1, "n": ["y": 2.5]])
+        try hub.registry.register(KeyValueStore(id: StoreID(scope: .app, storage: .memory), version: "3.1.0"))
+        let subscription = store.publisher(for: ["n", "$x"]).sink { _ in }
+        defer { subscription.cancel() }
+        let bytes = hub.snapshot().messageBytes()
+        #expect(
+            String(decoding: bytes, as: UTF8.self).hasPrefix(
+                #"{"type":"snapshot","seq":2,"stores":[{"id":"app/memory""#))
+        let message = try parsed(bytes)
+        #expect(Set(message.keys) == ["type", "seq", "stores", "subscriptions"])
+        #expect(
+            message["stores"] == [
+                ["id": "app/memory", "scope": "app", "storage": "memory", "version": "3.1.0", "root": [:]],
+                [
+                    "id": "scenario:snap/memory", "scope": "scenario:snap", "storage": "memory", "version": "1.0.0",
+                    "root": ["$x": 1, "n": ["y": 2.5]],
+                ],
+            ])
+        let list = try #require(message["subscriptions"]?.arrayValue)
+        #expect(list.map { $0["path"] } == ["$x", "n"])  // one object per path of the subscription
+        for item in list {
+            #expect(
+                Set(try #require(item.objectValue).keys) == ["id", "store", "path", "label", "since", "deliveries"])
+            #expect(item["label"] == .null && item["store"] == "scenario:snap/memory" && item["deliveries"] == 1)
+            #expect(isLogTime(try #require(item["since"]?.stringValue)))
+        }
+    }
+}
