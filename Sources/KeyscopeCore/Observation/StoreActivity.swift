@@ -28,7 +28,8 @@ public final class ObservationToken: Sendable {
         self.onCancel = onCancel
     }
 
-    /// Detaches the observer; later activity is not delivered to it. Safe to call more than once.
+    /// Detaches the observer: activity emitted after this returns is not delivered to it. A call that another
+    /// thread had already started may still be running when `cancel()` returns. Safe to call more than once.
     public func cancel() { onCancel() }
 
     deinit { onCancel() }
