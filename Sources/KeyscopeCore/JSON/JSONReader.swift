@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A strict single-pass JSON reader producing StoreValues (VALUES.md), over a borrowed UTF-8 buffer.
 struct JSONReader {
@@ -326,8 +326,8 @@ struct JSONReader {
 }
 
 extension StoreValue {
-    /// An absolute URL (one with a scheme) for `text`, or `nil`.
-    static func absoluteURL(_ text: String) -> URL? {
+    /// An absolute URL (one with a scheme) whose text is exactly `text`, or `nil`: what a `$url` payload must be.
+    public static func absoluteURL(_ text: String) -> URL? {
         guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
             url.absoluteString == text
         else { return nil }
