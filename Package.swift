@@ -58,6 +58,12 @@ let package = Package(
             dependencies: ["KeyscopeCore", "KeyscopeCodec", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // Generators of random StoreValues, key paths and JSON spellings for this package's property tests.
+        .target(
+            name: "KeyscopeGenerators",
+            dependencies: ["KeyscopeCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strictSettings
+        ),
         // Test support for Keyscope users and for this package's own tests.
         .target(
             name: "KeyscopeTesting",
@@ -84,6 +90,7 @@ let package = Package(
             dependencies: [
                 "KeyscopeCore",
                 "KeyscopeTesting",
+                "KeyscopeGenerators",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
@@ -94,6 +101,7 @@ let package = Package(
                 "KeyscopeCodec",
                 "KeyscopeCore",
                 "KeyscopeTesting",
+                "KeyscopeGenerators",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings

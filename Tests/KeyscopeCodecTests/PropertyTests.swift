@@ -1,5 +1,6 @@
 import KeyscopeCodec
 import KeyscopeCore
+import KeyscopeGenerators
 import PropertyBased
 import Testing
 

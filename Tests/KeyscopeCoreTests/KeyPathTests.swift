@@ -1,5 +1,6 @@
 import Foundation
 import KeyscopeCore
+import KeyscopeGenerators
 import KeyscopeTesting
 import Testing
 

@@ -1,7 +1,7 @@
-import Foundation
-import KeyscopeCore
-import PropertyBased
-import Testing
+public import Foundation
+public import KeyscopeCore
+public import PropertyBased
+public import Testing
 
 /// Random StoreValues, key paths, and random (non-canonical but valid) spellings of both, for the property tests.
 ///
@@ -12,20 +12,22 @@ import Testing
 /// ```
 /// Values cover every case: non-finite numbers and -0.0, keys that start with `$` (and the tag names themselves),
 /// strings with control characters, astral characters and combining marks, colors in both cases, and URLs.
-enum StoreGen {
+public enum StoreGen {
     /// Values with at most `depth` levels of containers under the top, each container with at most `width` children.
-    static func value(depth: Int = 3, width: Int = 4) -> Generator<StoreValue, Shrink.None<StoreValue>> {
+    public static func value(depth: Int = 3, width: Int = 4) -> Generator<StoreValue, Shrink.None<StoreValue>> {
         Generator { rng in randomValue(depth: depth, width: width, using: &rng) }
     }
 
     /// Key paths of up to six segments: names, quoted keys of any text (empty, dots, quotes, controls…) and indexes.
-    static var keyPath: Generator<StoreKeyPath, Shrink.None<StoreKeyPath>> {
+    public static var keyPath: Generator<StoreKeyPath, Shrink.None<StoreKeyPath>> {
         Generator { rng in randomKeyPath(using: &rng) }
     }
 
     /// A value with a random valid JSON spelling of it: whitespace, escapes, key order, `$`-prefixes and number
     /// forms all vary, so it decodes to the value without being its canonical text.
-    static func spelledValue(depth: Int = 3, width: Int = 4) -> Generator<SpelledValue, Shrink.None<SpelledValue>> {
+    public static func spelledValue(depth: Int = 3, width: Int = 4) -> Generator<
+        SpelledValue, Shrink.None<SpelledValue>
+    > {
         Generator { rng in
             let value = randomValue(depth: depth, width: width, using: &rng)
             return SpelledValue(value: value, text: JSONSpeller.spell(value, using: &rng))
@@ -33,7 +35,7 @@ enum StoreGen {
     }
 
     /// A key path with a random valid spelling: quoted keys where names would do, escapes, `\/`, surrogate pairs.
-    static var spelledKeyPath: Generator<SpelledKeyPath, Shrink.None<SpelledKeyPath>> {
+    public static var spelledKeyPath: Generator<SpelledKeyPath, Shrink.None<SpelledKeyPath>> {
         Generator { rng in
             let path = randomKeyPath(using: &rng)
             return SpelledKeyPath(path: path, text: KeyPathSpeller.spell(path.segments, using: &rng))
@@ -41,7 +43,7 @@ enum StoreGen {
     }
 
     /// Bytes of a valid JSON text with one to three random edits (replace, insert, delete), mostly invalid.
-    static var mangledJSON: Generator<[UInt8], Shrink.None<[UInt8]>> {
+    public static var mangledJSON: Generator<[UInt8], Shrink.None<[UInt8]>> {
         Generator { rng in
             var bytes = Array(randomValue(depth: 2, width: 3, using: &rng).jsonText().utf8)
             let interesting = Array(#"{}[],:"\-.0123456789eE+$untfl "#.utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xED, 0xFF]
@@ -58,7 +60,7 @@ enum StoreGen {
     }
 
     /// Text that may or may not be a key path: a valid spelling with one to three random scalar edits.
-    static var mangledKeyPath: Generator<String, Shrink.None<String>> {
+    public static var mangledKeyPath: Generator<String, Shrink.None<String>> {
         Generator { rng in
             let path = randomKeyPath(using: &rng)
             var scalars = Array(KeyPathSpeller.spell(path.segments, using: &rng).unicodeScalars)
@@ -79,24 +81,24 @@ enum StoreGen {
 }
 
 /// A value and one valid JSON spelling of it.
-struct SpelledValue: Sendable, CustomTestStringConvertible {
-    let value: StoreValue
-    let text: String
-    var testDescription: String { ExactText.of(text) }
+public struct SpelledValue: Sendable, CustomTestStringConvertible {
+    public let value: StoreValue
+    public let text: String
+    public var testDescription: String { ExactText.of(text) }
 }
 
 /// A key path and one valid spelling of it.
-struct SpelledKeyPath: Sendable, CustomTestStringConvertible {
-    let path: StoreKeyPath
-    let text: String
-    var testDescription: String { ExactText.of(text) }
+public struct SpelledKeyPath: Sendable, CustomTestStringConvertible {
+    public let path: StoreKeyPath
+    public let text: String
+    public var testDescription: String { ExactText.of(text) }
 }
 
 /// Exact, readable spellings for comparisons that must not use String's canonical equivalence (`"é"` equals
 /// `"e\u{301}"` for `==`, but not for the JSON writer or the key-path printer).
-enum ExactText {
+public enum ExactText {
     /// ASCII text: printable ASCII as is, every other scalar as `\u{…}` (so `==` on the result is scalar-exact).
-    static func of(_ text: String) -> String {
+    public static func of(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             if (0x20...0x7E).contains(scalar.value) && scalar != "\\" {
@@ -109,7 +111,7 @@ enum ExactText {
     }
 
     /// The segments spelled exactly, for comparing parsed paths.
-    static func of(_ segments: [StoreKeyPath.Segment]) -> [String] {
+    public static func of(_ segments: [StoreKeyPath.Segment]) -> [String] {
         segments.map { segment in
             switch segment {
             case .key(let key): "key(" + of(key) + ")"
@@ -122,18 +124,18 @@ enum ExactText {
 extension StoreGen {
     // MARK: - Random building blocks
 
-    static func chance(_ probability: Double, _ rng: inout some RandomNumberGenerator) -> Bool {
+    public static func chance(_ probability: Double, _ rng: inout some RandomNumberGenerator) -> Bool {
         Double.random(in: 0..<1, using: &rng) < probability
     }
 
-    static func pick<T>(_ choices: [T], _ rng: inout some RandomNumberGenerator) -> T {
+    public static func pick<T>(_ choices: [T], _ rng: inout some RandomNumberGenerator) -> T {
         choices[Int.random(in: 0..<choices.count, using: &rng)]
     }
 
     private static func makeScalar(_ value: UInt32) -> Unicode.Scalar { Unicode.Scalar(value)! }
 
     /// One scalar, weighted towards the ones that JSON and key paths treat specially.
-    static func randomScalar(using rng: inout some RandomNumberGenerator) -> Unicode.Scalar {
+    public static func randomScalar(using rng: inout some RandomNumberGenerator) -> Unicode.Scalar {
         switch Int.random(in: 0..<100, using: &rng) {
         case 0..<35: return makeScalar(UInt32.random(in: 0x20...0x7E, using: &rng))
         case 35..<45: return pick(["\"", "\\", "/", "$", ".", "[", "]", " ", "0", "u"], &rng)
@@ -149,14 +151,14 @@ extension StoreGen {
         }
     }
 
-    static func randomString(maxLength: Int = 8, using rng: inout some RandomNumberGenerator) -> String {
+    public static func randomString(maxLength: Int = 8, using rng: inout some RandomNumberGenerator) -> String {
         var scalars = String.UnicodeScalarView()
         for _ in 0..<Int.random(in: 0...maxLength, using: &rng) { scalars.append(randomScalar(using: &rng)) }
         return String(scalars)
     }
 
     /// Object keys: often `$`-prefixed, sometimes exactly a tag name or its unescaped form.
-    static func randomKey(using rng: inout some RandomNumberGenerator) -> String {
+    public static func randomKey(using rng: inout some RandomNumberGenerator) -> String {
         switch Int.random(in: 0..<100, using: &rng) {
         case 0..<15:
             return pick(
@@ -167,7 +169,7 @@ extension StoreGen {
         }
     }
 
-    static func randomInteger(using rng: inout some RandomNumberGenerator) -> Int64 {
+    public static func randomInteger(using rng: inout some RandomNumberGenerator) -> Int64 {
         switch Int.random(in: 0..<10, using: &rng) {
         case 0..<3:
             let edges: [Int64] = [0, 1, -1, .max, .min, .max - 1, .min + 1, 1 << 53, (1 << 53) + 1, -(1 << 53) - 1]
@@ -177,7 +179,7 @@ extension StoreGen {
         }
     }
 
-    static func randomDouble(using rng: inout some RandomNumberGenerator) -> Double {
+    public static func randomDouble(using rng: inout some RandomNumberGenerator) -> Double {
         switch Int.random(in: 0..<10, using: &rng) {
         case 0..<3:
             return pick(
@@ -195,13 +197,13 @@ extension StoreGen {
         }
     }
 
-    static func randomColor(using rng: inout some RandomNumberGenerator) -> StoreColor {
+    public static func randomColor(using rng: inout some RandomNumberGenerator) -> StoreColor {
         let digits = Array("0123456789abcdefABCDEF")
         let count = chance(0.5, &rng) ? 6 : 8
         return StoreColor("#" + String((0..<count).map { _ in pick(digits, &rng) }))!
     }
 
-    static func randomURL(using rng: inout some RandomNumberGenerator) -> URL {
+    public static func randomURL(using rng: inout some RandomNumberGenerator) -> URL {
         func path(_ rng: inout some RandomNumberGenerator) -> String {
             let pieces = ["a", "b-c", "x_y", "~u", "%20", "%C3%A9", "é", "😀", "a b", "1.2", "..", ""]
             return (0..<Int.random(in: 0...3, using: &rng)).map { _ in "/" + pick(pieces, &rng) }.joined()
@@ -224,7 +226,7 @@ extension StoreGen {
         return URL(string: "https://example.com/")!
     }
 
-    static func randomValue(depth: Int, width: Int, using rng: inout some RandomNumberGenerator) -> StoreValue {
+    public static func randomValue(depth: Int, width: Int, using rng: inout some RandomNumberGenerator) -> StoreValue {
         if depth > 0, chance(0.5, &rng) {
             if chance(0.5, &rng) {
                 return .array(
@@ -250,7 +252,7 @@ extension StoreGen {
         }
     }
 
-    static func randomKeyPath(using rng: inout some RandomNumberGenerator) -> StoreKeyPath {
+    public static func randomKeyPath(using rng: inout some RandomNumberGenerator) -> StoreKeyPath {
         var segments: [StoreKeyPath.Segment] = []
         for _ in 0..<Int.random(in: 0...6, using: &rng) {
             if chance(0.35, &rng) {
@@ -277,8 +279,8 @@ extension StoreGen {
     // MARK: - Random spellings
 
     /// Writes a StoreValue as valid but non-canonical JSON.
-    enum JSONSpeller {
-        static func spell(_ value: StoreValue, using rng: inout some RandomNumberGenerator) -> String {
+    public enum JSONSpeller {
+        public static func spell(_ value: StoreValue, using rng: inout some RandomNumberGenerator) -> String {
             var out = whitespace(&rng)
             write(value, into: &out, &rng)
             return out + whitespace(&rng)
@@ -344,7 +346,7 @@ extension StoreGen {
 
         /// A JSON string with each scalar raw or escaped at random (short escapes, `\u` in either case, surrogate
         /// pairs).
-        static func string(_ s: String, _ rng: inout some RandomNumberGenerator) -> String {
+        public static func string(_ s: String, _ rng: inout some RandomNumberGenerator) -> String {
             var out = "\""
             for scalar in s.unicodeScalars {
                 let short: String? =
@@ -371,7 +373,7 @@ extension StoreGen {
             return out + "\""
         }
 
-        static func unicodeEscape(_ scalar: Unicode.Scalar, upperCase: Bool) -> String {
+        public static func unicodeEscape(_ scalar: Unicode.Scalar, upperCase: Bool) -> String {
             func hex4(_ unit: UInt32) -> String {
                 let digits = String(unit, radix: 16, uppercase: upperCase)
                 return "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
@@ -383,8 +385,10 @@ extension StoreGen {
     }
 
     /// Writes a key path in a random valid spelling.
-    enum KeyPathSpeller {
-        static func spell(_ segments: [StoreKeyPath.Segment], using rng: inout some RandomNumberGenerator) -> String {
+    public enum KeyPathSpeller {
+        public static func spell(_ segments: [StoreKeyPath.Segment], using rng: inout some RandomNumberGenerator)
+            -> String
+        {
             var out = ""
             for (offset, segment) in segments.enumerated() {
                 switch segment {
@@ -400,7 +404,7 @@ extension StoreGen {
         }
 
         /// VALUES.md `name`: one or more scalars other than `.`, `[`, `]`, `"`, White_Space and control characters.
-        static func isName(_ key: String) -> Bool {
+        public static func isName(_ key: String) -> Bool {
             !key.isEmpty
                 && key.unicodeScalars.allSatisfy { scalar in
                     !".[]\"".unicodeScalars.contains(scalar) && !scalar.properties.isWhitespace
