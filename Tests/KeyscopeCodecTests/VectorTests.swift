@@ -1,51 +1,9 @@
 import Foundation
 import KeyscopeCodec
 import KeyscopeCore
+import KeyscopeGenerators
 import KeyscopeTesting
 import Testing
-
-/// The language-neutral vectors of `fixtures/values/` (see its README), read with Foundation's `JSONDecoder` so that
-/// neither codec under test reads its own cases.
-enum ValueVectors {
-    struct Valid: Codable, Sendable, CustomTestStringConvertible {
-        let name: String
-        let json: String
-        let canonical: String
-        let type: String
-        var testDescription: String { name }
-    }
-
-    struct Invalid: Codable, Sendable, CustomTestStringConvertible {
-        let name: String
-        let json: String
-        let reason: String
-        var testDescription: String { name }
-    }
-
-    struct InvalidBytes: Codable, Sendable, CustomTestStringConvertible {
-        let name: String
-        let bytes: [UInt8]
-        let reason: String
-        var testDescription: String { name }
-    }
-
-    struct Equality: Codable, Sendable, CustomTestStringConvertible {
-        let name: String
-        let a: String
-        let b: String
-        let equal: Bool
-        var testDescription: String { name }
-    }
-
-    static func valid() throws -> [Valid] { try load("values/valid.json") }
-    static func invalid() throws -> [Invalid] { try load("values/invalid.json") }
-    static func invalidBytes() throws -> [InvalidBytes] { try load("values/invalid-bytes.json") }
-    static func equality() throws -> [Equality] { try load("values/equality.json") }
-
-    static func load<T: Decodable>(_ path: String) throws -> T {
-        try JSONDecoder().decode(T.self, from: Fixtures.data(path))
-    }
-}
 
 @Suite("jansson codec on the JSON vectors (fixtures/values)")
 struct VectorTests {

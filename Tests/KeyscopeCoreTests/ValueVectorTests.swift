@@ -4,67 +4,6 @@ import KeyscopeGenerators
 import KeyscopeTesting
 import Testing
 
-/// The language-neutral JSON vectors of `fixtures/values/` (see its README), read with Foundation's decoder so that
-/// the reader under test never reads its own test cases.
-enum ValueVectors {
-    struct Valid: Codable, Sendable, CustomTestStringConvertible {
-        let name: String
-        let json: String
-        let canonical: String
-        let type: String
-        var testDescription: String { name }
-    }
-
-    struct Invalid: Codable, Sendable, CustomTestStringConvertible {
-        let name: String
-        let json: String
-        let reason: String
-        var testDescription: String { name }
-    }
-
-    struct InvalidBytes: Codable, Sendable, CustomTestStringConvertible {
-        let name: String
-        let bytes: [UInt8]
-        let reason: String
-        var testDescription: String { name }
-    }
-
-    struct Equality: Codable, Sendable, CustomTestStringConvertible {
-        let name: String
-        let a: String
-        let b: String
-        let equal: Bool
-        var testDescription: String { name }
-    }
-
-    static func valid() throws -> [Valid] { try load("values/valid.json") }
-    static func invalid() throws -> [Invalid] { try load("values/invalid.json") }
-    static func invalidBytes() throws -> [InvalidBytes] { try load("values/invalid-bytes.json") }
-    static func equality() throws -> [Equality] { try load("values/equality.json") }
-
-    static func load<T: Decodable>(_ path: String) throws -> T {
-        try JSONDecoder().decode(T.self, from: Fixtures.data(path))
-    }
-
-    /// What each of the three decoding entry points makes of some bytes, for checking that they agree
-    /// (`text` is `nil` when the bytes are not UTF-8 and so cannot be a String).
-    struct Decodings {
-        let data: Result<StoreValue, StoreValueJSONError>
-        let bytes: Result<StoreValue, StoreValueJSONError>
-        let text: Result<StoreValue, StoreValueJSONError>?
-    }
-
-    static func decodeAll(_ bytes: [UInt8]) -> Decodings {
-        Decodings(
-            data: Result { () throws(StoreValueJSONError) in try StoreValue(jsonData: Data(bytes)) },
-            bytes: Result { () throws(StoreValueJSONError) in try StoreValue(jsonBytes: bytes) },
-            text: String(validating: bytes, as: UTF8.self).map { text in
-                Result { () throws(StoreValueJSONError) in try StoreValue(jsonText: text) }
-            }
-        )
-    }
-}
-
 @Suite("JSON vectors (fixtures/values)")
 struct ValueVectorTests {
     @Test("valid vector decodes, has its type and prints canonically", arguments: try ValueVectors.valid())
