@@ -108,7 +108,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyscopeInspectorTests",
-            dependencies: ["KeyscopeInspector", "KeyscopeCore", "KeyscopeTesting"],
+            dependencies: ["KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+public import KeyscopeCodec
 public import KeyscopeCore
 import Synchronization
 
@@ -26,7 +27,7 @@ public final class HubLogEntry: Sendable {
     /// The global sequence number: 1, 2, … across all stores, without gaps.
     public let seq: Int
     /// When the hub heard of the event.
-    public let time: HubTime
+    public let time: LogTime
     /// The store the event is about.
     public let storeID: StoreID
     public let event: HubLogEvent
@@ -36,7 +37,7 @@ public final class HubLogEntry: Sendable {
     /// The encoded line, made on first use. Only readers take this lock, never a store's observer.
     private let encoded = Mutex<[UInt8]?>(nil)
 
-    init(seq: Int, time: HubTime, storeID: StoreID, event: HubLogEvent, estimatedBytes: Int) {
+    init(seq: Int, time: LogTime, storeID: StoreID, event: HubLogEvent, estimatedBytes: Int) {
         self.seq = seq
         self.time = time
         self.storeID = storeID

@@ -1,3 +1,4 @@
+import KeyscopeCodec
 public import KeyscopeCore
 
 /// The bytes of the server-to-client messages the hub feeds (PROTOCOL.md "WebSocket"), made by concatenating parts
@@ -47,7 +48,7 @@ public enum HubMessages {
             .object([
                 "id": .integer(Int64(truncatingIfNeeded: info.id)), "store": .string(info.storeID.description),
                 "path": .string(path.description), "label": info.label.map(StoreValue.string) ?? .null,
-                "since": .string(HubTime(info.since).rfc3339), "deliveries": .integer(Int64(info.deliveries)),
+                "since": .string((LogTime(info.since) ?? .now).rfc3339), "deliveries": .integer(Int64(info.deliveries)),
             ])
         }
     }

@@ -1,3 +1,4 @@
+import KeyscopeCodec
 public import KeyscopeCore
 import Synchronization
 
@@ -106,7 +107,7 @@ public final class InspectorHub: Sendable {
                 for id in state.mirror.stores.keys.sorted() {
                     let estimate = HubLogEntry.estimate(.removed, storeID: id)
                     _ = state.log.append(
-                        { HubLogEntry(seq: $0, time: .now(), storeID: id, event: .removed, estimatedBytes: estimate) },
+                        { HubLogEntry(seq: $0, time: .now, storeID: id, event: .removed, estimatedBytes: estimate) },
                         options: options)
                 }
                 state.mirror.removeAll()
@@ -135,7 +136,7 @@ public final class InspectorHub: Sendable {
                     _ = state.log.append(
                         {
                             HubLogEntry(
-                                seq: $0, time: .now(), storeID: store.id, event: event, estimatedBytes: estimate)
+                                seq: $0, time: .now, storeID: store.id, event: event, estimatedBytes: estimate)
                         },
                         options: options)
                     return state.onAppend
@@ -172,7 +173,7 @@ public final class InspectorHub: Sendable {
         let appended = state.withLock { state -> (entry: HubLogEntry, wake: (@Sendable () -> Void)?)? in
             guard state.running, state.generation == generation, state.mirror.apply(event, to: id) else { return nil }
             let entry = state.log.append(
-                { HubLogEntry(seq: $0, time: .now(), storeID: id, event: event, estimatedBytes: estimate) },
+                { HubLogEntry(seq: $0, time: .now, storeID: id, event: event, estimatedBytes: estimate) },
                 options: options)
             return (entry, state.onAppend)
         }

@@ -88,4 +88,25 @@ struct LogTimeTests {
         #expect(LogTime(rfc3339: "2024-02-29T00:00:00.000000Z") != nil)
         #expect(LogTime(rfc3339: "2000-02-29T00:00:00.000000Z") != nil)
     }
+
+    @Test("agrees with Foundation's Gregorian calendar, before and after 1970")
+    func agreesWithFoundationsCalendar() {
+        #expect(LogTime(microsecondsSince1970: 0)!.rfc3339 == "1970-01-01T00:00:00.000000Z")
+        #expect(LogTime(microsecondsSince1970: -1)!.rfc3339 == "1969-12-31T23:59:59.999999Z")
+        #expect(LogTime(microsecondsSince1970: 951_782_400_000_001)!.rfc3339 == "2000-02-29T00:00:00.000001Z")
+        #expect(LogTime(microsecondsSince1970: 1_795_255_200_125_000)!.rfc3339 == "2026-11-21T10:00:00.125000Z")
+        #expect(LogTime(microsecondsSince1970: 253_402_300_799_999_999)!.rfc3339 == "9999-12-31T23:59:59.999999Z")
+        // Agrees with Foundation's calendar on a spread of instants.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        for step in 0..<200 {
+            let micros = Int64(step) * 15_778_463_123_457 - 400_000_000_000_000
+            let time = LogTime(microsecondsSince1970: micros)!
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: time.date)
+            let expected = String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", parts.year!, parts.month!, parts.day!, parts.hour!,
+                parts.minute!, parts.second!, Int(((micros % 1_000_000) + 1_000_000) % 1_000_000))
+            #expect(time.rfc3339 == expected)
+        }
+    }
 }

@@ -26,8 +26,6 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let reentrant = Code(rawValue: "reentrant")
         /// The store was removed from its factory or registry.
         public static let storeRemoved = Code(rawValue: "store_removed")
-        /// A value could not be encoded to or decoded from a StoreValue.
-        public static let coding = Code(rawValue: "coding")
         /// Reading or writing persisted data failed.
         public static let persistence = Code(rawValue: "persistence")
     }
