@@ -21,7 +21,7 @@ let package = Package(
     products: [
         .library(name: "KeyscopeCore", targets: ["KeyscopeCore"]),
         .library(name: "KeyscopeTesting", targets: ["KeyscopeTesting"]),
-        .library(name: "KeyscopeInspector", targets: ["KeyscopeInspector"]),
+        .library(name: "KeyscopeInspector", targets: ["KeyscopeInspector", "KeyscopeServer"]),
         .executable(name: "keyscope", targets: ["keyscope"]),
     ],
     dependencies: [
@@ -58,6 +58,27 @@ let package = Package(
             dependencies: ["KeyscopeCore", "KeyscopeCodec", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // libwebsockets, wrapped by KeyscopeServer and KeyscopeClient only.
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        // The inspector's HTTP + WebSocket server (libwebsockets): static dashboard, /ws, /api/*, security rules.
+        .target(
+            name: "KeyscopeServer",
+            dependencies: [
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "CLibWebSockets",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // A WebSocket client of the inspector protocol (libwebsockets), for the `keyscope` CLI's client commands.
+        .target(
+            name: "KeyscopeClient",
+            dependencies: ["KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "CLibWebSockets"],
+            swiftSettings: strictSettings
+        ),
         // Generators of random StoreValues, key paths and JSON spellings for this package's property tests.
         .target(
             name: "KeyscopeGenerators",
@@ -74,6 +95,9 @@ let package = Package(
             name: "keyscope",
             dependencies: [
                 "KeyscopeCore",
+                "KeyscopeInspector",
+                "KeyscopeServer",
+                "KeyscopeClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,0 +1,4 @@
+import CLibWebSockets
+
+/// A client of the inspector's WebSocket protocol (being written).
+enum InspectorClientPlaceholder {}

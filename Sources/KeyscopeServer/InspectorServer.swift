@@ -1,0 +1,4 @@
+import CLibWebSockets
+
+/// The inspector's HTTP + WebSocket server (being written).
+enum InspectorServerPlaceholder {}
