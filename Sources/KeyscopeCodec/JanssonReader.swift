@@ -69,6 +69,29 @@ struct JanssonReader {
         UnsafeBufferPointer(start: UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self), count: count)
     }
 
+    /// The members of a top-level object, each read on its own: keys as written (no `$`-escape), values as
+    /// StoreValues or the error that one member's value has. `nil` when `json` is not an object.
+    func members(_ json: UnsafeMutablePointer<json_t>) throws(JanssonCodecError)
+        -> [String: Result<StoreValue, JanssonCodecError>]?
+    {
+        guard kjs_typeof(json) == JSON_OBJECT else { return nil }
+        var members: [String: Result<StoreValue, JanssonCodecError>] = [:]
+        var iterator = json_object_iter(json)
+        while let current = iterator {
+            guard let start = json_object_iter_key(current), let member = json_object_iter_value(current) else {
+                throw .missingChild()
+            }
+            let raw = Self.utf8(start, count: json_object_iter_key_len(current))
+            let key =
+                restoresKeyControls
+                ? String(decoding: JSONPreScan.restoreKeyControls(raw), as: UTF8.self)
+                : String(decoding: raw, as: UTF8.self)
+            members[key] = Result { () throws(JanssonCodecError) in try value(member, depth: 1) }
+            iterator = json_object_iter_next(json, current)
+        }
+        return members
+    }
+
     private func object(_ json: UnsafeMutablePointer<json_t>, depth: Int) throws(JanssonCodecError) -> StoreValue {
         guard depth <= maxDepth else { throw .tooDeepToDecode(limit: maxDepth) }
         let count = json_object_size(json)

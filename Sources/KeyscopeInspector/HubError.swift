@@ -28,6 +28,14 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let conflict = Code(rawValue: "conflict")
         /// The hub was made with ``HubOptions/readOnly``.
         public static let readOnly = Code(rawValue: "read_only")
+        /// The message is not JSON, or not a JSON object.
+        public static let badJSON = Code(rawValue: "bad_json")
+        /// The request's `type` is not one the server knows.
+        public static let unknownType = Code(rawValue: "unknown_type")
+        /// A body or message over the server's size limit.
+        public static let tooLarge = Code(rawValue: "too_large")
+        /// No token, or the wrong one.
+        public static let unauthorized = Code(rawValue: "unauthorized")
     }
 
     /// The kind of error, as sent on the wire.
@@ -42,7 +50,8 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(code): \(message)" }
 
-    static func badRequest(_ message: String) -> HubError { HubError(code: .badRequest, message: message) }
+    /// A `bad_request` error with that message.
+    public static func badRequest(_ message: String) -> HubError { HubError(code: .badRequest, message: message) }
 
     /// The store's refusal as a wire error: the store's codes that the protocol shares are kept as they are.
     init(_ error: StoreError, context: String = "") {

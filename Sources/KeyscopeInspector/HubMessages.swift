@@ -10,13 +10,15 @@ public import KeyscopeCore
 /// }
 /// ```
 public enum HubMessages {
-    /// `{"type":"changes","entries":[e1,e2,…]}` from the entries' cached lines.
-    public static func changes(_ entries: [HubLogEntry]) -> [UInt8] {
-        var total = 32
+    /// `{"type":"changes","entries":[e1,e2,…]}` from the entries' cached lines, after `headroom` zero bytes (room a
+    /// transport may need in front of the payload, such as libwebsockets' `LWS_PRE`, without another copy).
+    public static func changes(_ entries: [HubLogEntry], headroom: Int = 0) -> [UInt8] {
+        var total = 32 + headroom
         let lines = entries.map(\.lineBytes)
         for line in lines { total += line.count + 1 }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(total)
+        if headroom > 0 { bytes.append(contentsOf: repeatElement(0, count: headroom)) }
         bytes += Array(#"{"type":"changes","entries":["#.utf8)
         for (index, line) in lines.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }

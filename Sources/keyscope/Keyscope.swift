@@ -16,6 +16,6 @@ struct Keyscope: AsyncParsableCommand {
             so that you can watch the changes, their transactions and the publishers that hear them.
             """,
         version: "keyscope \(KeyscopeVersion.current)",
-        subcommands: [DemoCommand.self]
+        subcommands: [DemoCommand.self, ServeCommand.self]
     )
 }

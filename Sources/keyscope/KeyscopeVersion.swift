@@ -1,9 +1,7 @@
-/// The version of the `keyscope` tool, as `keyscope --version` prints it.
-///
-/// ```swift
-/// print("keyscope \(KeyscopeVersion.current)")   // keyscope 0.1.0
-/// ```
+import KeyscopeInspector
+
+/// The version `keyscope --version` prints.
 enum KeyscopeVersion {
-    /// The one place the tool's version is written down.
-    static let current = "0.1.0"
+    /// The package's release, written down once in ``KeyscopeInspector/InspectorProtocol/packageVersion``.
+    static let current = InspectorProtocol.packageVersion
 }

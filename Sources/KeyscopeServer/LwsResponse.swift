@@ -1,0 +1,77 @@
+import CLibWebSockets
+
+/// Writes a whole HTTP/1.1 response (status line, headers, body) in one `lws_write`, as lws's own status pages do.
+///
+/// The security headers every response carries (`nosniff`, CORP) come from the vhost's header list, which lws adds
+/// to every status line it writes (see ``LwsContext``), so they are not repeated here. Bodies of any size are fine:
+/// lws keeps what the socket does not take at once and sends it before the connection is writable again.
+enum LwsResponse {
+    /// Sends the response and (unless `completes` is false: an upgrade being refused, which lws ends itself)
+    /// finishes the HTTP transaction. Returns what the lws callback must return (non-zero: close the connection).
+    static func send(
+        _ wsi: OpaquePointer, status: Int, contentType: String, body: [UInt8],
+        headers: [(name: String, value: String)] = [], completes: Bool = true
+    ) -> Int32 {
+        let pre = kws_pre()
+        let headerRoom = 1024 + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        var buffer = [UInt8](repeating: 0, count: pre + headerRoom + body.count)
+        let written = buffer.withUnsafeMutableBufferPointer { raw -> Int32 in
+            guard let base = raw.baseAddress else { return -1 }
+            let start = base + pre
+            var cursor: UnsafeMutablePointer<UInt8>? = start
+            let end = start + headerRoom
+            var failed = lws_add_http_header_status(wsi, UInt32(status), &cursor, end) != 0
+            failed = failed || add(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, contentType, &cursor, end)
+            failed = failed || add(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, String(body.count), &cursor, end)
+            failed = failed || add(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL, "no-store", &cursor, end)
+            for header in headers where !failed {
+                failed = addNamed(wsi, header.name, header.value, &cursor, end)
+            }
+            failed = failed || lws_finalize_http_header(wsi, &cursor, end) != 0
+            guard !failed, var position = cursor else { return -1 }
+            body.withUnsafeBufferPointer { source in
+                if let from = source.baseAddress, !source.isEmpty {
+                    position.update(from: from, count: source.count)
+                    position += source.count
+                }
+            }
+            let length = position - start
+            return lws_write(wsi, start, length, LWS_WRITE_HTTP) == length ? 0 : -1
+        }
+        guard written == 0 else { return -1 }
+        guard completes else { return 0 }
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    }
+
+    /// A JSON error: `{"error":{"code":…,"message":…}}`.
+    static func error(
+        _ wsi: OpaquePointer, status: Int, code: String, message: String,
+        headers: [(name: String, value: String)] = []
+    ) -> Int32 {
+        send(
+            wsi, status: status, contentType: "application/json",
+            body: ServerMessages.httpError(code: code, message: message), headers: headers)
+    }
+
+    /// A JSON body with status 200 (or another).
+    static func json(_ wsi: OpaquePointer, _ body: [UInt8], status: Int = 200) -> Int32 {
+        send(wsi, status: status, contentType: "application/json", body: body)
+    }
+
+    private static func add(
+        _ wsi: OpaquePointer, _ token: lws_token_indexes, _ value: String,
+        _ cursor: inout UnsafeMutablePointer<UInt8>?, _ end: UnsafeMutablePointer<UInt8>
+    ) -> Bool {
+        let bytes = Array(value.utf8)
+        return lws_add_http_header_by_token(wsi, token, bytes, Int32(bytes.count), &cursor, end) != 0
+    }
+
+    private static func addNamed(
+        _ wsi: OpaquePointer, _ name: String, _ value: String,
+        _ cursor: inout UnsafeMutablePointer<UInt8>?, _ end: UnsafeMutablePointer<UInt8>
+    ) -> Bool {
+        let nameBytes = Array((name.lowercased() + ":").utf8) + [0]
+        let bytes = Array(value.utf8)
+        return lws_add_http_header_by_name(wsi, nameBytes, bytes, Int32(bytes.count), &cursor, end) != 0
+    }
+}

@@ -1,0 +1,109 @@
+import CLibWebSockets
+import KeyscopeCore
+import KeyscopeInspector
+
+/// WebSocket connections: the upgrade checks, the session's stream, and requests from the client.
+extension ServerCore {
+    /// lws asks before upgrading: refuse with a real HTTP status (403, 401, 404) rather than a dropped socket.
+    /// Returning 1 tells lws the response was written here.
+    func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        let request = LwsRequest(wsi: wsi)
+        if let refused = refusal(request, checkOrigin: true) {
+            _ = LwsResponse.send(
+                wsi, status: refused.status, contentType: "application/json",
+                body: ServerMessages.httpError(code: refused.code, message: refused.message), completes: false)
+            return 1
+        }
+        guard request.methodAndPath?.path == InspectorProtocol.webSocketPath else {
+            _ = LwsResponse.send(
+                wsi, status: 404, contentType: "application/json",
+                body: ServerMessages.httpError(
+                    code: "not_found", message: "the WebSocket endpoint is \(InspectorProtocol.webSocketPath)"),
+                completes: false)
+            return 1
+        }
+        guard authorized(request) else {
+            _ = LwsResponse.send(
+                wsi, status: 401, contentType: "application/json",
+                body: ServerMessages.httpError(code: "unauthorized", message: Self.unauthorizedMessage),
+                completes: false)
+            return 1
+        }
+        return 0
+    }
+
+    /// A client is in: hello, then its snapshot (or, resuming with `?resume=SEQ`, the entries after SEQ).
+    func established(_ wsi: OpaquePointer) -> Int32 {
+        guard !stopping else { return -1 }
+        let request = LwsRequest(wsi: wsi)
+        let session: WebSocketSession
+        if let resume = request.query("resume").flatMap(Int.init), resume >= 0 {
+            session = WebSocketSession(wsi: wsi, cursor: hub.makeCursor(resumingAfter: resume))
+            session.enqueue(ServerMessages.hello(name: options.name, readOnly: options.readOnly, resumed: true))
+        } else {
+            let (snapshot, cursor) = hub.makeCursor()
+            session = WebSocketSession(wsi: wsi, cursor: cursor)
+            session.enqueue(ServerMessages.hello(name: options.name, readOnly: options.readOnly, resumed: false))
+            session.enqueue(snapshot.messageBytes())
+        }
+        sessions[wsi] = session
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    /// A piece of a message: collected until the last fragment, within the size limit (1009 beyond it).
+    func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        guard let session = sessions[wsi] else { return -1 }
+        if lws_is_first_fragment(wsi) != 0 { session.inboxIsBinary = lws_frame_is_binary(wsi) != 0 }
+        let remaining = lws_remaining_packet_payload(wsi)
+        guard session.inbox.count + length + remaining <= options.maxMessageBytes else {
+            let reason = Array("message over \(options.maxMessageBytes) bytes".utf8)
+            var bytes = reason
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, &bytes, bytes.count)
+            session.inbox = []
+            return -1
+        }
+        if let input, length > 0 {
+            session.inbox.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+        }
+        guard lws_is_final_fragment(wsi) != 0, remaining == 0 else { return 0 }
+        let message = session.inbox
+        session.inbox = []
+        if session.inboxIsBinary {
+            session.enqueue(
+                ServerMessages.reply(
+                    id: .null, error: .badRequest("send requests as text frames holding one JSON object")))
+        } else {
+            run(message, for: session)
+        }
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    private func run(_ message: [UInt8], for session: WebSocketSession) {
+        let outcome = executor.execute(message)
+        if outcome.wantsResync {
+            let snapshot = session.cursor.resync()
+            session.enqueue(snapshot.messageBytes())
+            session.enqueue(ServerMessages.reply(id: outcome.id, result: ServerMessages.seqResult(snapshot.seq)))
+        } else {
+            session.enqueue(outcome.reply)
+        }
+    }
+
+    /// The socket can take more: one message per call (lws's rule), and ask again while there is more.
+    func writable(_ wsi: OpaquePointer) -> Int32 {
+        guard let session = sessions[wsi] else { return 0 }
+        if session.closing {
+            var reason = Array("server shutting down".utf8)
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_GOINGAWAY, &reason, reason.count)
+            return -1
+        }
+        guard var message = session.nextMessage(maxEntries: Self.frameEntries, maxBytes: Self.frameBytes) else {
+            return 0
+        }
+        guard message.write(to: wsi) else { return -1 }
+        if session.wantsToWrite { lws_callback_on_writable(wsi) }
+        return 0
+    }
+}

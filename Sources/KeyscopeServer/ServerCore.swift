@@ -1,0 +1,201 @@
+import CLibWebSockets
+import Foundation
+import KeyscopeCore
+import KeyscopeInspector
+import Logging
+import Synchronization
+
+/// The server's state and its lws callback. Everything here runs on the service thread, inside `lws_service`,
+/// except ``wake()`` and ``requestStop()``, which other threads call (they touch only ``shared`` and
+/// ``wakePending``, and the one lws function that is safe from any thread, `lws_cancel_service`).
+final class ServerCore: @unchecked Sendable {
+    let hub: InspectorHub
+    let options: ServerOptions
+    let token: AccessToken
+    let files: StaticFiles?
+    let executor: RequestExecutor
+    let logger: Logger
+    /// Set once the listening port is known (it may have been 0).
+    var policy: HostPolicy
+
+    /// What other threads may touch: the context to wake, and whether a stop was asked for.
+    struct Shared {
+        var context: ContextHandle?
+        var stopRequested = false
+    }
+
+    let shared = Mutex(Shared())
+    /// Set while a wake-up is on its way, so that a burst of changes costs one `lws_cancel_service`.
+    let wakePending = Atomic<Bool>(false)
+    /// Set when clients took too long to close: the service loop ends at its next turn regardless.
+    let forcedFlag = Atomic<Bool>(false)
+
+    // Service thread only.
+    var sessions: [OpaquePointer: WebSocketSession] = [:]
+    var bodies: [OpaquePointer: PendingBody] = [:]
+    var stopping = false
+    /// The service loop ends once this is set.
+    var finished = false
+
+    /// The most log entries and bytes one `changes` frame carries.
+    static let frameEntries = 10_000
+    static let frameBytes = 256 << 10
+
+    init(hub: InspectorHub, options: ServerOptions, token: AccessToken, files: StaticFiles?, logger: Logger) {
+        self.hub = hub
+        self.options = options
+        self.token = token
+        self.files = files
+        self.logger = logger
+        self.executor = RequestExecutor(hub: hub, readOnly: options.readOnly, maxJSONDepth: options.maxJSONDepth)
+        self.policy = HostPolicy(
+            port: options.port, extraHosts: options.allowedHosts, extraOrigins: options.allowedOrigins)
+    }
+
+    // MARK: Other threads
+
+    /// Wakes the service thread to send what the hub appended. Called by the hub under a store's lock: cheap, and
+    /// one `lws_cancel_service` per burst.
+    func wake() {
+        guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        shared.withLock { state in
+            if let context = state.context { lws_cancel_service(context.pointer) }
+        }
+    }
+
+    /// Asks the service thread to close every client (1001) and end its loop.
+    func requestStop() {
+        shared.withLock { state in
+            state.stopRequested = true
+            if let context = state.context { lws_cancel_service(context.pointer) }
+        }
+    }
+
+    /// Ends the service loop even though clients are still closing.
+    func forceFinish() {
+        forcedFlag.store(true, ordering: .sequentiallyConsistent)
+        shared.withLock { state in
+            if let context = state.context { lws_cancel_service(context.pointer) }
+        }
+    }
+
+    var forced: Bool { forcedFlag.load(ordering: .sequentiallyConsistent) }
+
+    // MARK: The lws callback
+
+    func handle(
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+        _ input: UnsafeMutableRawPointer?, _ length: Int
+    ) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_HTTP:
+            return http(wsi)
+        case LWS_CALLBACK_HTTP_BODY:
+            return httpBody(wsi, input, length)
+        case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+            return httpBodyCompleted(wsi)
+        case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        case LWS_CALLBACK_CLOSED_HTTP:
+            bodies[wsi] = nil
+            return 0
+        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+            return confirmUpgrade(wsi)
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            // The upgrade was confirmed above; this is a second line in case lws skips the confirmation.
+            return admitted(LwsRequest(wsi: wsi)) ? 0 : 1
+        case LWS_CALLBACK_ESTABLISHED:
+            return established(wsi)
+        case LWS_CALLBACK_RECEIVE:
+            return receive(wsi, input, length)
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            return writable(wsi)
+        case LWS_CALLBACK_CLOSED:
+            sessions[wsi] = nil
+            if stopping && sessions.isEmpty { finished = true }
+            return 0
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            wokenUp()
+            return 0
+        default:
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        }
+    }
+
+    /// The core serving a connection (through its context's user pointer).
+    static func of(_ wsi: OpaquePointer) -> ServerCore? {
+        guard let context = lws_get_context(wsi), let raw = lws_context_user(context) else { return nil }
+        return Unmanaged<ServerCore>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// lws is dropping a request it could not parse (see ``LwsLogging``): say why before the socket closes.
+    func answer(_ wsi: OpaquePointer, _ failure: LwsLogging.ParseFailure) {
+        switch failure {
+        case .tooLarge:
+            RawRefusal.send(
+                wsi, status: 431, reason: "Request Header Fields Too Large", code: "too_large",
+                message: "the request line and headers are over the server's limit of \(options.maxHeaderBytes) bytes")
+        case .malformed:
+            RawRefusal.send(
+                wsi, status: 400, reason: "Bad Request", code: "bad_request",
+                message: "the request cannot be parsed (a bad escape such as %00, or a broken request line)")
+        case .answered:
+            break
+        }
+    }
+
+    // MARK: Wake-ups and shutdown
+
+    private func wokenUp() {
+        wakePending.store(false, ordering: .sequentiallyConsistent)
+        if !stopping, shared.withLock({ $0.stopRequested }) { beginStop() }
+        for session in sessions.values { lws_callback_on_writable(session.wsi) }
+    }
+
+    private func beginStop() {
+        stopping = true
+        for session in sessions.values { session.closing = true }
+        if sessions.isEmpty { finished = true }
+    }
+
+    // MARK: Checks shared by HTTP and upgrades
+
+    /// The Host rule, then (for upgrades and non-GET requests) the Origin rule: `nil` when the request may go on,
+    /// else the status, code and message to refuse it with.
+    func refusal(_ request: LwsRequest, checkOrigin: Bool) -> (status: Int, code: String, message: String)? {
+        switch policy.checkHost(request.values(WSI_TOKEN_HOST)) {
+        case .allowed: break
+        case .forbidden(let message): return (403, "forbidden", message)
+        case .malformed(let message): return (400, "bad_request", message)
+        }
+        if checkOrigin, let origin = request.value(WSI_TOKEN_ORIGIN), !policy.allowsOrigin(origin) {
+            return (
+                403, "forbidden",
+                "Origin \"\(origin)\" may not use this server; open the dashboard from this server, or start it with "
+                    + "--allow-origin \(origin)"
+            )
+        }
+        return nil
+    }
+
+    /// Whether the request carries this server's token.
+    func authorized(_ request: LwsRequest) -> Bool {
+        guard let presented = request.presentedToken else { return false }
+        return token.matches(presented.utf8)
+    }
+
+    /// Every rule an upgrade must pass (Host, Origin, path, token).
+    func admitted(_ request: LwsRequest) -> Bool {
+        refusal(request, checkOrigin: true) == nil && request.methodAndPath?.path == InspectorProtocol.webSocketPath
+            && authorized(request)
+    }
+
+    static let unauthorizedMessage =
+        "a token is required: send `Authorization: Bearer TOKEN` or add ?token=TOKEN (the server printed it at start)"
+}
+
+/// An HTTP request body being received.
+struct PendingBody {
+    var bytes: [UInt8] = []
+    let path: String
+}

@@ -1,0 +1,42 @@
+import Foundation
+import KeyscopeCore
+import KeyscopeInspector
+
+/// The server-to-client messages that are not the hub's (`hello`, `reply`) and the JSON error body of HTTP.
+enum ServerMessages {
+    /// `{"type":"hello","protocol":1,"server":{"name","version","pid"},"readOnly":…,"resumed":…}`.
+    static func hello(name: String, readOnly: Bool, resumed: Bool) -> [UInt8] {
+        StoreValue.object([
+            "type": "hello", "protocol": .integer(Int64(InspectorProtocol.version)),
+            "server": .object([
+                "name": .string(name), "version": .string(InspectorProtocol.packageVersion),
+                "pid": .integer(Int64(ProcessInfo.processInfo.processIdentifier)),
+            ]),
+            "readOnly": .bool(readOnly), "resumed": .bool(resumed),
+        ]).jsonBytes(sortedKeys: true)
+    }
+
+    /// `{"type":"reply","id":…,"ok":true,"result":…}`.
+    static func reply(id: StoreValue, result: StoreValue) -> [UInt8] {
+        StoreValue.object(["type": "reply", "id": id, "ok": true, "result": result]).jsonBytes(sortedKeys: true)
+    }
+
+    /// `{"type":"reply","id":…,"ok":false,"error":{"code":…,"message":…}}`.
+    static func reply(id: StoreValue, error: HubError) -> [UInt8] {
+        StoreValue.object([
+            "type": "reply", "id": id, "ok": false,
+            "error": .object(["code": .string(error.code.rawValue), "message": .string(error.message)]),
+        ]).jsonBytes(sortedKeys: true)
+    }
+
+    /// The `result` of a request that changes state: `{"seq": N}` or `{"seq": null}`.
+    static func seqResult(_ seq: Int?) -> StoreValue {
+        .object(["seq": seq.map { .integer(Int64($0)) } ?? .null])
+    }
+
+    /// HTTP error bodies: `{"error":{"code":…,"message":…}}`.
+    static func httpError(code: String, message: String) -> [UInt8] {
+        StoreValue.object(["error": .object(["code": .string(code), "message": .string(message)])])
+            .jsonBytes(sortedKeys: true)
+    }
+}

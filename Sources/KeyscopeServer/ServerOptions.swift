@@ -1,0 +1,50 @@
+public import Foundation
+
+/// How an ``InspectorServer`` listens, whom it lets in, and its limits. The defaults are PROTOCOL.md's: loopback,
+/// port 8081, a random token, 16 KiB of headers, 4 MiB bodies and messages, 10 s to send the headers.
+///
+/// ```swift
+/// var options = ServerOptions()
+/// options.port = 0                       // any free port; read it from `server.port` once started
+/// options.allowedHosts = ["devbox.local"]
+/// let server = try InspectorServer(hub: hub, options: options)
+/// ```
+public struct ServerOptions: Sendable, Hashable {
+    /// The address to listen on. Loopback (`127.0.0.1`, `::1`, `localhost`) unless you mean to expose the inspector.
+    public var host: String = "127.0.0.1"
+    /// The TCP port; 0 picks any free port.
+    public var port: Int = 8081
+    /// The token clients must present. `nil`: a random 256-bit token for this start.
+    public var token: String?
+    /// The dashboard's files; `nil` serves no static files (every non-API path is 404).
+    public var publicDirectory: URL?
+    /// Refuse every write (WebSocket or HTTP) with `read_only`; reads still work.
+    public var readOnly: Bool = false
+    /// The most bytes of request line and headers a request may have (431 beyond).
+    public var maxHeaderBytes: Int = 16 << 10
+    /// The most bytes an HTTP request body may have (413 `too_large` beyond).
+    public var maxBodyBytes: Int = 4 << 20
+    /// The most bytes a WebSocket message (all its fragments) may have (close 1009 beyond).
+    public var maxMessageBytes: Int = 4 << 20
+    /// How long a new connection may take to send its request headers before it is dropped.
+    public var headerTimeout: Duration = .seconds(10)
+    /// More names accepted in `Host` (and in `Origin`'s host), beside `localhost`, `127.0.0.1` and `[::1]`.
+    public var allowedHosts: [String] = []
+    /// More origins accepted exactly as given (`http://localhost:5173`), beside `http://ALLOWED-HOST:PORT`.
+    public var allowedOrigins: [String] = []
+    /// The server name sent in `hello`.
+    public var name: String = "keyscope"
+    /// Whether to write a ``KeyscopeInspector/ServerRecord`` (address and token, mode 0600) so that the `keyscope`
+    /// CLI on this machine finds the server by itself; removed again on stop.
+    public var writesServerRecord: Bool = true
+    /// Deepest JSON nesting accepted in a request.
+    public var maxJSONDepth: Int = 512
+
+    public init() {}
+
+    /// Whether ``host`` is a loopback address or name.
+    public var isLoopback: Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    }
+}

@@ -1,0 +1,71 @@
+import CLibWebSockets
+import Foundation
+import Synchronization
+
+/// The one thread that owns the lws context: creates it, runs `lws_service` until the core is finished, destroys
+/// it. Nothing else calls lws (``ServerCore/wake()`` only calls `lws_cancel_service`).
+final class ServiceThread: Sendable {
+    let core: ServerCore
+    /// The bound port, or nil when the context could not be made; set once, before ``listening`` is signalled.
+    private let outcome = Mutex<Int?>(nil)
+    private let listening = DispatchSemaphore(value: 0)
+
+    init(core: ServerCore) { self.core = core }
+
+    /// Starts the thread; the semaphore is signalled when it has finished (context destroyed, port closed).
+    func launch() -> (Thread, DispatchSemaphore) {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in
+            run()
+            done.signal()
+        }
+        thread.name = "keyscope-lws"
+        thread.stackSize = 4 << 20
+        thread.start()
+        return (thread, done)
+    }
+
+    /// Blocks until the context exists; the port, or nil when it failed (the thread has then ended).
+    func waitUntilListening() -> Int? {
+        listening.wait()
+        return outcome.withLock { $0 }
+    }
+
+    private func run() {
+        LwsLogging.install(core.logger)
+        let memory = LwsContextMemory(rxBufferSize: 64 << 10)
+        var info = lws_context_creation_info()
+        let options = core.options
+        info.port = Int32(options.port)
+        info.iface = UnsafePointer(memory.keep(options.host))
+        info.protocols = UnsafePointer(memory.protocols)
+        info.headers = UnsafePointer(memory.headers)
+        info.gid = -1
+        info.uid = -1
+        info.user = Unmanaged.passUnretained(core).toOpaque()
+        info.server_string = UnsafePointer(memory.keep("keyscope"))
+        info.max_http_header_data = UInt16(clamping: options.maxHeaderBytes)
+        info.timeout_secs = UInt32(max(1, options.headerTimeout.components.seconds))
+        info.pt_serv_buf_size = 32 << 10
+        info.count_threads = 1
+        if !options.host.contains(":") { info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
+
+        guard let context = lws_create_context(&info) else {
+            listening.signal()
+            return
+        }
+        let port = lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))
+        core.policy = HostPolicy(
+            port: Int(port), extraHosts: options.allowedHosts, extraOrigins: options.allowedOrigins)
+        core.shared.withLock { $0.context = ContextHandle(pointer: context) }
+        outcome.withLock { $0 = Int(port) }
+        listening.signal()
+
+        while !core.finished && !core.forced {
+            _ = lws_service(context, 0)
+        }
+        core.shared.withLock { $0.context = nil }
+        lws_context_destroy(context)
+        withExtendedLifetime(memory) {}
+    }
+}

@@ -1,0 +1,92 @@
+import CLibWebSockets
+import KeyscopeCore
+import KeyscopeInspector
+
+/// One WebSocket client: its cursor in the hub's log, the messages waiting for it, and the message it is receiving.
+/// Touched only by the service thread.
+final class WebSocketSession {
+    let wsi: OpaquePointer
+    let cursor: HubCursor
+    /// Messages to send before the next log entries (hello, snapshot, replies, gap…), oldest first.
+    private var outbox: [[UInt8]] = []
+    private var outboxHead = 0
+    /// The fragments of the message being received.
+    var inbox: [UInt8] = []
+    /// Whether the message being received came in binary frames (refused: requests are text).
+    var inboxIsBinary = false
+    /// Set on shutdown: the next writable callback closes with 1001.
+    var closing = false
+
+    init(wsi: OpaquePointer, cursor: HubCursor) {
+        self.wsi = wsi
+        self.cursor = cursor
+    }
+
+    func enqueue(_ message: [UInt8]) { outbox.append(message) }
+
+    var hasQueuedMessages: Bool { outboxHead < outbox.count }
+
+    /// The next message to send: queued ones first, then the subscription list when it changed, then the next
+    /// batch of log entries (or a gap and a snapshot). `nil` when there is nothing to send.
+    func nextMessage(maxEntries: Int, maxBytes: Int) -> OutgoingMessage? {
+        if let queued = dequeue() { return OutgoingMessage(payload: queued) }
+        if let list = cursor.subscriptionsUpdate() { return OutgoingMessage(payload: HubMessages.subscriptions(list)) }
+        switch cursor.next(maxEntries: maxEntries, maxBytes: maxBytes) {
+        case .entries(let entries)?:
+            let headroom = kws_pre()
+            return OutgoingMessage(bytes: HubMessages.changes(entries, headroom: headroom), headroom: headroom)
+        case .gap(let from, let to, let snapshot)?:
+            enqueue(snapshot.messageBytes())
+            return OutgoingMessage(payload: HubMessages.gap(from: from, to: to))
+        case .snapshot(let snapshot)?:
+            return OutgoingMessage(payload: snapshot.messageBytes())
+        case nil:
+            return nil
+        }
+    }
+
+    /// Whether another writable callback is worth asking for: queued messages, or log entries past the cursor.
+    var wantsToWrite: Bool { hasQueuedMessages || cursor.nextSeq <= cursor.hub.lastSeq }
+
+    private func dequeue() -> [UInt8]? {
+        guard outboxHead < outbox.count else { return nil }
+        let message = outbox[outboxHead]
+        outboxHead += 1
+        if outboxHead == outbox.count {
+            outbox.removeAll(keepingCapacity: true)
+            outboxHead = 0
+        }
+        return message
+    }
+}
+
+/// A message ready for `lws_write`: the payload after `headroom` bytes that lws may overwrite (`LWS_PRE`).
+struct OutgoingMessage {
+    var bytes: [UInt8]
+    let headroom: Int
+
+    init(bytes: [UInt8], headroom: Int) {
+        self.bytes = bytes
+        self.headroom = headroom
+    }
+
+    /// Copies a payload behind fresh headroom.
+    init(payload: [UInt8]) {
+        let headroom = kws_pre()
+        var bytes = [UInt8](repeating: 0, count: headroom)
+        bytes.reserveCapacity(headroom + payload.count)
+        bytes += payload
+        self.init(bytes: bytes, headroom: headroom)
+    }
+
+    /// Sends it as one text message; whatever the socket does not take now, lws sends before the next writable
+    /// callback. Returns false when the connection failed.
+    mutating func write(to wsi: OpaquePointer) -> Bool {
+        let length = bytes.count - headroom
+        let headroom = self.headroom
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            return lws_write(wsi, base + headroom, length, LWS_WRITE_TEXT) >= length
+        }
+    }
+}

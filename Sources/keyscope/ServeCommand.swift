@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+import KeyscopeCore
+import KeyscopeInspector
+import KeyscopeServer
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `keyscope serve --demo`: the inspector server on a demo service whose stores change on their own.
+///
+/// ```
+/// $ keyscope serve --demo --port 0 --rate 50
+/// Keyscope dashboard: http://127.0.0.1:40123/?token=…
+/// ```
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the inspector (dashboard, WebSocket stream, HTTP API) for a demo service.",
+        discussion: """
+            With --demo, starts a demo service (a cart, a checkout scenario, persisted settings) that changes its \
+            stores --rate times per second, and the inspector on it. On start it prints one line,
+              Keyscope dashboard: http://127.0.0.1:PORT/?token=TOKEN
+            and writes the address and token to a file only you can read, where `keyscope snapshot`, `tail` and \
+            `write` find them. Ctrl-C (or SIGTERM) closes every client with 1001 and exits.
+
+            Security: the server listens on loopback unless --host says otherwise, accepts only Host headers \
+            naming localhost, 127.0.0.1 or [::1] (plus --allow-host names) with its own port, checks Origin on \
+            WebSocket upgrades and writes, and needs the token for everything but the dashboard's files. The \
+            token is random per start unless --token or KEYSCOPE_TOKEN gives one (16 or more URL-safe characters).
+
+            Sizes take KiB or MiB suffixes (16KiB, 4MiB).
+            """
+    )
+
+    @Flag(name: .long, help: "Run the demo service (the only service this command can run for now).")
+    var demo = false
+
+    @Option(name: .long, help: ArgumentHelp("TCP port; 0 picks a free one.", valueName: "N"))
+    var port: Int = 8081
+
+    @Option(name: .long, help: ArgumentHelp("Address to listen on.", valueName: "ADDR"))
+    var host: String = "127.0.0.1"
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Access token (default: $KEYSCOPE_TOKEN, else random for this start).", valueName: "T"))
+    var token: String?
+
+    @Flag(name: .long, help: "Refuse every write with read_only; reads still work.")
+    var readOnly = false
+
+    @Option(
+        name: .customLong("public"),
+        help: ArgumentHelp("Directory of the dashboard's files (default: the package's Public/).", valueName: "DIR"))
+    var publicDirectory: String?
+
+    @Option(name: .long, help: ArgumentHelp("Demo changes per second.", valueName: "N"))
+    var rate: Int = 20
+
+    @Option(name: .long, help: ArgumentHelp("Largest WebSocket message (close 1009 beyond).", valueName: "SIZE"))
+    var maxMessage = ByteSize(bytes: 4 << 20)
+
+    @Option(name: .long, help: ArgumentHelp("Largest HTTP request body (413 beyond).", valueName: "SIZE"))
+    var maxBody = ByteSize(bytes: 4 << 20)
+
+    @Option(name: .long, help: ArgumentHelp("Largest request line and headers (431 beyond).", valueName: "SIZE"))
+    var maxHeader = ByteSize(bytes: 16 << 10)
+
+    @Option(
+        name: .long, help: ArgumentHelp("Seconds a client has to send its request headers.", valueName: "SECONDS"))
+    var headerTimeout: Int = 10
+
+    @Option(name: .long, help: ArgumentHelp("Also accept this name in Host (repeatable).", valueName: "NAME"))
+    var allowHost: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Also accept this exact Origin, like http://localhost:5173 (repeatable).", valueName: "ORIGIN"))
+    var allowOrigin: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Seed for the demo's random changes.", valueName: "N"))
+    var seed: UInt64?
+
+    @Option(name: .long, help: "Level of log messages on stderr.")
+    var logLevel: LogLevelOption = .warning
+
+    func validate() throws {
+        guard demo else {
+            throw ValidationError("serve needs --demo (serving an embedding service is done from its own code).")
+        }
+        guard rate >= 1 else { throw ValidationError("--rate must be at least 1 change per second; got \(rate).") }
+        guard headerTimeout >= 1 else { throw ValidationError("--header-timeout must be at least 1 second.") }
+    }
+
+    func run() async throws {
+        let level = logLevel.level
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var options = ServerOptions()
+        options.host = host
+        options.port = port
+        options.token = token ?? ProcessInfo.processInfo.environment["KEYSCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        options.readOnly = readOnly
+        options.publicDirectory = publicDirectory.map { URL(fileURLWithPath: $0) } ?? PublicDirectory.default
+        options.maxMessageBytes = maxMessage.bytes
+        options.maxBodyBytes = maxBody.bytes
+        options.maxHeaderBytes = maxHeader.bytes
+        options.headerTimeout = .seconds(headerTimeout)
+        options.allowedHosts = allowHost
+        options.allowedOrigins = allowOrigin
+        options.name = "keyscope demo"
+
+        let hub = InspectorHub(registry: .shared)
+        let server = InspectorServer(hub: hub, options: options)
+        do {
+            try server.start()
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        Console.line("Keyscope dashboard: \(server.dashboardURL ?? "")")
+
+        let stop = StopRequest()
+        let watcher = SignalWatcher([SIGINT, SIGTERM]) { _ in stop.request() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "keyscope-serve-\(getpid())", isDirectory: true)
+        let configuration = DemoConfiguration(
+            rate: rate, duration: nil, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
+            stateDirectory: directory)
+        let task = Task { await DemoService(configuration: configuration).run() }
+        stop.attach(task)
+        _ = await task.value
+        watcher.stop()
+        server.stop()
+    }
+}
+
+/// Where the dashboard's files are when --public is not given.
+enum PublicDirectory {
+    /// `./Public` when the current directory is a Keyscope checkout, else the `Public/` of the package this binary
+    /// was built from.
+    static var `default`: URL? {
+        let local = URL(fileURLWithPath: "Public", isDirectory: true)
+        if FileManager.default.fileExists(atPath: local.appendingPathComponent("index.html").path) { return local }
+        let built = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Public", isDirectory: true)
+        return FileManager.default.fileExists(atPath: built.path) ? built : nil
+    }
+}
