@@ -83,6 +83,15 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("Also accept this exact Origin, like http://localhost:5173 (repeatable).", valueName: "ORIGIN"))
     var allowOrigin: [String] = []
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Most changes the inspector keeps for clients that fall behind or reconnect.", valueName: "N"))
+    var logEntries: Int = 100_000
+
+    @Option(name: .long, help: ArgumentHelp("Most bytes of changes the inspector keeps.", valueName: "SIZE"))
+    var logBytes = ByteSize(bytes: 64 << 20)
+
     @Option(name: .long, help: ArgumentHelp("Seed for the demo's random changes.", valueName: "N"))
     var seed: UInt64?
 
@@ -95,6 +104,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard rate >= 1 else { throw ValidationError("--rate must be at least 1 change per second; got \(rate).") }
         guard headerTimeout >= 1 else { throw ValidationError("--header-timeout must be at least 1 second.") }
+        guard logEntries >= 1, logBytes.bytes >= 1 else {
+            throw ValidationError("--log-entries and --log-bytes must be at least 1.")
+        }
     }
 
     func run() async throws {
@@ -118,7 +130,9 @@ struct ServeCommand: AsyncParsableCommand {
         options.allowedOrigins = allowOrigin
         options.name = "keyscope demo"
 
-        let hub = InspectorHub(registry: .shared)
+        let hub = InspectorHub(
+            registry: .shared,
+            options: HubOptions(maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: readOnly))
         let server = InspectorServer(hub: hub, options: options)
         do {
             try server.start()
