@@ -136,6 +136,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "KeyscopeServerTests",
+            dependencies: ["KeyscopeServer", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "KeyscopeProcessTests",
             dependencies: ["KeyscopeCore", "KeyscopeTesting", "KeyscopeTestChild", "keyscope"],
             swiftSettings: strictSettings
