@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "KeyscopeCore", targets: ["KeyscopeCore"]),
         .library(name: "KeyscopeTesting", targets: ["KeyscopeTesting"]),
         .library(name: "KeyscopeInspector", targets: ["KeyscopeInspector", "KeyscopeServer"]),
+        .library(name: "KeyscopeServiceLifecycle", targets: ["KeyscopeServiceLifecycle"]),
         .executable(name: "keyscope", targets: ["keyscope"]),
     ],
     dependencies: [
@@ -29,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         // Pure Swift: values, key paths, patches, stores, factory, storages. Foundation + publishers + logging only.
@@ -69,6 +71,16 @@ let package = Package(
             name: "KeyscopeServer",
             dependencies: [
                 "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "CLibWebSockets",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The inspector as a swift-service-lifecycle Service, for Hummingbird and Vapor apps.
+        .target(
+            name: "KeyscopeServiceLifecycle",
+            dependencies: [
+                "KeyscopeCore", "KeyscopeInspector", "KeyscopeServer",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -137,7 +149,11 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyscopeServerTests",
-            dependencies: ["KeyscopeServer", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore"],
+            dependencies: [
+                "KeyscopeServer", "KeyscopeServiceLifecycle", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,70 @@
+public import KeyscopeCore
+public import KeyscopeInspector
+public import Logging
+import Synchronization
+
+/// The one call a service makes to inspect its stores in a debug build.
+///
+/// ```swift
+/// import KeyscopeServer
+///
+/// let inspector = try Inspector.start()     // nil in a release build: no socket, no thread, no cost
+/// // … the service runs; its log shows "Keyscope dashboard: http://127.0.0.1:8081/?token=…"
+/// inspector?.stop()                         // optional: the inspector otherwise lives until the process ends
+/// ```
+/// It starts an ``InspectorHub`` on the registry (every store made by a factory or registered by hand is seen) and an
+/// ``InspectorServer`` with the given options. **Release builds** (compiled without `DEBUG`, as `swift build -c
+/// release` does) get `nil` and open nothing, unless `force` is set: an inspector in production must be asked for
+/// by name. Dropping the handle does not stop the inspector.
+public enum Inspector {
+    /// Whether this build of Keyscope starts inspectors without `force` (compiled with `DEBUG`).
+    public static var isEnabledByDefault: Bool {
+        #if DEBUG
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Starts an inspector on `registry`; returns its handle, or `nil` in a release build without `force`.
+    /// - Throws: ``ServerError`` when the server cannot listen or an option is invalid.
+    @discardableResult
+    public static func start(
+        registry: StoreRegistry = .shared, options: ServerOptions = ServerOptions(),
+        hubOptions: HubOptions? = nil, force: Bool = false, logger: Logger = Logger(label: "keyscope.inspector")
+    ) throws(ServerError) -> InspectorHandle? {
+        guard isEnabledByDefault || force else { return nil }
+        var hubSettings = hubOptions ?? HubOptions()
+        hubSettings.readOnly = hubSettings.readOnly || options.readOnly
+        let hub = InspectorHub(registry: registry, options: hubSettings)
+        let server = InspectorServer(hub: hub, options: options, logger: logger)
+        try server.start()
+        let handle = InspectorHandle(server: server)
+        running.withLock { $0.append(handle) }
+        logger.notice("Keyscope dashboard: \(server.dashboardURL ?? "")")
+        return handle
+    }
+
+    /// Inspectors started by ``start(registry:options:hubOptions:force:logger:)`` and not yet stopped: they live
+    /// here so that a dropped handle does not end them.
+    static let running = Mutex<[InspectorHandle]>([])
+}
+
+/// A running inspector: its address, and the way to stop it.
+public final class InspectorHandle: Sendable {
+    public let server: InspectorServer
+
+    init(server: InspectorServer) { self.server = server }
+
+    /// `http://127.0.0.1:PORT/?token=TOKEN` (nil once stopped).
+    public var dashboardURL: String? { server.dashboardURL }
+
+    /// The port it listens on (nil once stopped).
+    public var port: Int? { server.port }
+
+    /// Closes every client with 1001 and frees the port. Idempotent.
+    public func stop() {
+        server.stop()
+        Inspector.running.withLock { $0.removeAll { $0 === self } }
+    }
+}

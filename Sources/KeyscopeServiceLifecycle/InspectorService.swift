@@ -1,0 +1,44 @@
+public import KeyscopeCore
+public import KeyscopeInspector
+public import KeyscopeServer
+public import Logging
+public import ServiceLifecycle
+
+/// The inspector as a swift-service-lifecycle `Service`, to run beside a Hummingbird or Vapor server in one
+/// `ServiceGroup`: it starts listening with the group and closes every client (1001) on graceful shutdown.
+///
+/// ```swift
+/// var services: [any Service] = [app]
+/// if let inspector = InspectorService() { services.append(inspector) }   // nil in release builds
+/// let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+/// try await group.run()
+/// ```
+/// Like ``KeyscopeServer/Inspector/start(registry:options:hubOptions:force:logger:)``, it exists only in debug
+/// builds unless `force` is set. A service runs once: its server cannot be started again after it stopped.
+public struct InspectorService: Service {
+    /// The server this service runs (its ``KeyscopeServer/InspectorServer/dashboardURL`` is set while it runs).
+    public let server: InspectorServer
+    let logger: Logger
+
+    /// `nil` in a release build without `force`.
+    public init?(
+        registry: StoreRegistry = .shared, options: ServerOptions = ServerOptions(), hubOptions: HubOptions? = nil,
+        force: Bool = false, logger: Logger = Logger(label: "keyscope.inspector")
+    ) {
+        guard Inspector.isEnabledByDefault || force else { return nil }
+        var hub = hubOptions ?? HubOptions()
+        hub.readOnly = hub.readOnly || options.readOnly
+        self.server = InspectorServer(
+            hub: InspectorHub(registry: registry, options: hub), options: options, logger: logger)
+        self.logger = logger
+    }
+
+    /// Serves until graceful shutdown (or cancellation), then stops the server.
+    public func run() async throws {
+        try server.start()
+        logger.notice("Keyscope dashboard: \(server.dashboardURL ?? "")")
+        defer { server.stop() }
+        // Returns on graceful shutdown; throws CancellationError when the group cancels this service: both end it.
+        try? await gracefulShutdown()
+    }
+}
