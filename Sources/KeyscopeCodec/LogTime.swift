@@ -72,7 +72,7 @@ public struct LogTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// The RFC 3339 text as UTF-8 bytes.
-    var rfc3339Bytes: [UInt8] {
+    public var rfc3339Bytes: [UInt8] {
         let (days, micros) = microsecondsSince1970.quotientAndFlooredRemainder(dividingBy: Self.microsPerDay)
         let (year, month, day) = CivilCalendar.civil(days: days)
         let seconds = micros / Self.microsPerSecond

@@ -61,10 +61,54 @@ public final class HubLogEntry: Sendable {
     public var lineBytes: [UInt8] {
         encoded.withLock { cached in
             if let cached { return cached }
-            let bytes = jsonObject.jsonBytes(sortedKeys: true)
+            let bytes = encodeLine()
             cached = bytes
             return bytes
         }
+    }
+
+    /// Writes the line straight into bytes, keys in sorted order (byte for byte `jsonObject.jsonBytes(sortedKeys:
+    /// true)`, without building the object): changes are the bulk of the log and this is the server's hot path.
+    private func encodeLine() -> [UInt8] {
+        guard case .change(let change) = event else { return jsonObject.jsonBytes(sortedKeys: true) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(estimatedBytes + 16)
+        bytes += #"{"patches":["#.utf8
+        for (index, patch) in change.patches.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "{"))
+            if let new = patch.newValue {
+                bytes += #""new":"#.utf8
+                new.appendJSON(to: &bytes, sortedKeys: true)
+                bytes.append(UInt8(ascii: ","))
+            }
+            if let old = patch.oldValue {
+                bytes += #""old":"#.utf8
+                old.appendJSON(to: &bytes, sortedKeys: true)
+                bytes.append(UInt8(ascii: ","))
+            }
+            bytes += #""op":""#.utf8
+            bytes += patch.op.rawValue.utf8
+            bytes += #"","path":"#.utf8
+            StoreValue.string(patch.keyPath.description).appendJSON(to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes += #"],"seq":"#.utf8
+        bytes += String(seq).utf8
+        bytes += #","store":"#.utf8
+        StoreValue.string(storeID.description).appendJSON(to: &bytes)
+        bytes += #","time":""#.utf8
+        bytes += time.rfc3339Bytes
+        bytes += #"","txn":"#.utf8
+        if let transaction = change.transactionID {
+            bytes.append(UInt8(ascii: "\""))
+            bytes += transaction.uuidString.lowercased().utf8
+            bytes.append(UInt8(ascii: "\""))
+        } else {
+            bytes += "null".utf8
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
     }
 
     /// The entry as the JSON object of its line.

@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeTesting
 import Testing
 
 /// Log lines are LOG-FORMAT.md lines; snapshot messages are PROTOCOL.md snapshots; times are RFC 3339 with µs.
@@ -80,5 +81,23 @@ import Testing
             #expect(item["label"] == .null && item["store"] == "scenario:snap/memory" && item["deliveries"] == 1)
             #expect(isLogTime(try #require(item["since"]?.stringValue)))
         }
+    }
+}
+
+/// The direct line writer against the object it must equal, on random changes of every shape.
+@Suite struct LineWriterConsistencyTests {
+    @Test func everyLineIsTheSortedEncodingOfItsObject() throws {
+        let hub = startedHub()
+        let store = try addStore(hub, "lines")
+        var random = SplitMix64(seed: 42)
+        for _ in 0..<2_000 { RandomWrites.perform(on: store, using: &random) }
+        try store.apply([.set("quoted[\"a.b\"]", "x\n\"y\""), .set("$key", .number(.nan))], transactionID: UUID())
+        var checked = 0
+        for seq in 1...hub.lastSeq {
+            let entry = try #require(hub.entry(seq: seq))
+            #expect(entry.lineBytes == entry.jsonObject.jsonBytes(sortedKeys: true), "seq \(seq)")
+            checked += 1
+        }
+        #expect(checked > 1_000)
     }
 }

@@ -47,6 +47,15 @@ extension StoreValue {
         return writer.bytes
     }
 
+    /// Appends the compact JSON form to `bytes`: for writers that assemble larger documents (log lines, messages)
+    /// without an intermediate array per value.
+    public func appendJSON(to bytes: inout [UInt8], sortedKeys: Bool = false) {
+        var writer = JSONWriter(sortedKeys: sortedKeys)
+        swap(&writer.bytes, &bytes)
+        writer.write(self)
+        swap(&writer.bytes, &bytes)
+    }
+
     /// The JSON form as `Data`, optionally pretty-printed (two-space indent, sorted keys) for files people read.
     public func jsonData(pretty: Bool = false) -> Data {
         var writer = JSONWriter(sortedKeys: pretty, pretty: pretty)
