@@ -21,18 +21,23 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Run a demo service whose stores change on their own, and print every change.",
         discussion: """
-            The demo makes three stores through a DefaultStoreFactory (data version 1.0.0): a shopping cart in \
-            app/memory, a checkout flow in scenario:checkout/memory (ended and started again for each order), and \
-            preferences persisted to app/file:<state dir>/state.json. It changes them at --rate changes per second \
-            with single writes, array inserts and removes, merges and transactions.
+            The demo is a small shop (DemoService) whose stores a DefaultStoreFactory makes (data version 2.0.0): \
+            app/memory holds the cart (items with sku, title, price and quantity, the total, sometimes a coupon), \
+            the signed-in user, the session and the last orders; the settings (theme with an accent color, feature \
+            flags, the API's base URL, the toolbar's height, recent searches, a launch count) are persisted to \
+            app/file:<state dir>/state.json; each checkout walks scenario:checkout/memory from address to \
+            confirmation, places the order in one transaction and ends the scenario. The stores change at --rate \
+            changes per second, spread evenly, with single writes, array inserts and removes, merges and \
+            transactions. Components subscribe with labels (CartBadge, CheckoutButton, ProfileHeader, \
+            SessionTimer, PromoBanner, ThemeProvider, StepIndicator), as views would.
 
             An observer attached with StoreRegistry.shared.observe prints one line per change: the time, the \
             store id, "txn" and a short transaction id for transactions, then the patches, for example
-              set cart.total 90 → 100
-              insert cart.items[2] {"price":4,"qty":1,"title":"Tea"}
-              remove cart.coupon (was "SAVE10")
-            Values are compact JSON with sorted keys; long ones are elided with "…". A publisher on "cart" \
-            (label demo-cart) prints when cart.total crosses 100. Registrations, removals and subscription \
+              set cart.total 90.5 → 100.4
+              insert cart.items[2] {"price":3.2,"quantity":1,"sku":"CHO-DK…Dark chocolate 85%"}
+              remove cart.coupon (was {"code":"SPRING10","percentOff":10})
+            Values are compact JSON with sorted keys; long ones are elided with "…". The CheckoutButton's \
+            publisher (on cart.total) prints when the total crosses 100. Registrations, removals and subscription \
             changes are printed as they happen too.
 
             The same --seed makes the same changes in the same order, given the same starting state file. \
@@ -40,7 +45,7 @@ struct DemoCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("Changes per second, at least 1.", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("Changes per second, 1 to 1000.", valueName: "N"))
     var rate: Int = 5
 
     @Option(
@@ -64,8 +69,12 @@ struct DemoCommand: AsyncParsableCommand {
     var logLevel: LogLevelOption = .warning
 
     func validate() throws {
-        guard rate >= 1 else {
+        guard rate >= DemoConfiguration.rates.lowerBound else {
             throw ValidationError("--rate must be at least 1 change per second; got \(rate).")
+        }
+        guard rate <= DemoConfiguration.rates.upperBound else {
+            throw ValidationError(
+                "--rate must be at most \(DemoConfiguration.rates.upperBound) changes per second; got \(rate).")
         }
         if let duration {
             guard duration.isFinite, duration > 0 else {
@@ -82,24 +91,24 @@ struct DemoCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let directory =
-            stateDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("keyscope-demo", isDirectory: true)
         let configuration = DemoConfiguration(
             rate: rate,
-            duration: duration.map { Duration.seconds($0) },
             seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
-            stateDirectory: directory
+            stateDirectory: stateDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? DemoConfiguration.defaultStateDirectory,
+            duration: duration.map { Duration.seconds($0) }
         )
         let until = duration.map { "for \(Self.secondsText($0)) s" } ?? "until Ctrl-C"
         Console.line(
             "keyscope demo: \(configuration.rate) changes/s \(until), seed \(configuration.seed); "
-                + "state file \(DemoService.stateFile(in: directory).path)")
+                + "state file \(configuration.stateFile.path)")
 
         // Listen before anything runs, so that an early Ctrl-C still ends in a summary.
         let stop = StopRequest()
         let watcher = SignalWatcher([SIGINT, SIGTERM]) { _ in stop.request() }
-        let task = Task { await DemoService(configuration: configuration).run() }
+        let task = Task {
+            await DemoService(configuration: configuration, reporter: DemoReporter(threshold: Self.threshold)).run()
+        }
         stop.attach(task)
         let summary = await task.value
         watcher.stop()
@@ -115,6 +124,9 @@ struct DemoCommand: AsyncParsableCommand {
 }
 
 extension DemoCommand {
+    /// The cart total whose crossing the CheckoutButton's publisher announces.
+    static let threshold = 100.0
+
     /// `2` for 2.0, `0.5` for 0.5.
     static func secondsText(_ seconds: Double) -> String {
         seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)

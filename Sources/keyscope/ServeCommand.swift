@@ -59,8 +59,8 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("Directory of the dashboard's files (default: the package's Public/).", valueName: "DIR"))
     var publicDirectory: String?
 
-    @Option(name: .long, help: ArgumentHelp("Demo changes per second.", valueName: "N"))
-    var rate: Int = 20
+    @Option(name: .long, help: ArgumentHelp("Demo changes per second (1 to 1000).", valueName: "N"))
+    var rate: Int = DemoConfiguration.defaultRate
 
     @Option(name: .long, help: ArgumentHelp("Largest WebSocket message (close 1009 beyond).", valueName: "SIZE"))
     var maxMessage = ByteSize(bytes: 4 << 20)
@@ -102,7 +102,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard demo else {
             throw ValidationError("serve needs --demo (serving an embedding service is done from its own code).")
         }
-        guard rate >= 1 else { throw ValidationError("--rate must be at least 1 change per second; got \(rate).") }
+        guard DemoConfiguration.rates.contains(rate) else {
+            throw ValidationError(
+                "--rate must be \(DemoConfiguration.rates.lowerBound) to \(DemoConfiguration.rates.upperBound) changes "
+                    + "per second; got \(rate).")
+        }
         guard headerTimeout >= 1 else { throw ValidationError("--header-timeout must be at least 1 second.") }
         guard logEntries >= 1, logBytes.bytes >= 1 else {
             throw ValidationError("--log-entries and --log-bytes must be at least 1.")
@@ -141,18 +145,26 @@ struct ServeCommand: AsyncParsableCommand {
         }
         Console.line("Keyscope dashboard: \(server.dashboardURL ?? "")")
 
-        let stop = StopRequest()
-        let watcher = SignalWatcher([SIGINT, SIGTERM]) { _ in stop.request() }
+        // The demo's data lives in a directory of its own per run, so that runs never share a settings file.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "keyscope-serve-\(getpid())", isDirectory: true)
-        let configuration = DemoConfiguration(
-            rate: rate, duration: nil, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
-            stateDirectory: directory)
-        let task = Task { await DemoService(configuration: configuration).run() }
-        stop.attach(task)
-        _ = await task.value
+        let demo = DemoService(
+            configuration: DemoConfiguration(
+                rate: rate, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)), stateDirectory: directory))
+        demo.start()
+
+        let stop = StopRequest()
+        let watcher = SignalWatcher([SIGINT, SIGTERM]) { _ in stop.request() }
+        let waiter = Task {
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        }
+        stop.attach(waiter)
+        await waiter.value
         watcher.stop()
+        // Clients first (1001), then the stores stop changing.
         server.stop()
+        await demo.stop()
+        try? FileManager.default.removeItem(at: directory)
     }
 }
 

@@ -1,25 +1,26 @@
 import Synchronization
 
-/// Cancels the demo's task when a stop is requested, whether the request comes before or after the task exists.
+/// Cancels a command's main task when a stop is requested (Ctrl-C, SIGTERM), whether the request comes before or
+/// after the task exists.
 final class StopRequest: Sendable {
     private struct State {
         var requested = false
-        var task: Task<DemoSummary, Never>?
+        var cancel: (@Sendable () -> Void)?
     }
 
     private let state = Mutex(State())
 
     func request() {
-        let task = state.withLock { state in
+        let cancel = state.withLock { state in
             state.requested = true
-            return state.task
+            return state.cancel
         }
-        task?.cancel()
+        cancel?()
     }
 
-    func attach(_ task: Task<DemoSummary, Never>) {
+    func attach<Success: Sendable>(_ task: Task<Success, Never>) {
         let requested = state.withLock { state in
-            state.task = task
+            state.cancel = { task.cancel() }
             return state.requested
         }
         if requested { task.cancel() }

@@ -37,7 +37,8 @@ struct CLITests {
         #expect(changes.contains { $0.contains("  app/file:\(state.url.path)/state.json  ") })
         #expect(changes.contains { $0.contains("  set ") && !$0.contains(" txn ") }, "a single set")
         #expect(changes.contains { $0.contains(" txn ") && $0.contains("; ") }, "a transaction of several patches")
-        #expect(lines.contains { $0.contains("publisher demo-cart:") })
+        #expect(lines.contains { $0.contains("publisher CheckoutButton:") })
+        #expect(lines.contains { $0.contains("subscriptions: ") && $0.contains("StepIndicator on") })
         #expect(lines.last?.hasPrefix("done: ") == true, "summary line, got \(lines.last ?? "nothing")")
         #expect(FileManager.default.fileExists(atPath: state.url.appendingPathComponent("state.json").path))
     }
