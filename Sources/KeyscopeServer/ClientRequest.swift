@@ -57,7 +57,8 @@ enum ClientRequest: Sendable, Hashable {
         switch type {
         case "write":
             let store = try reader.string("store")
-            let write = HubWrite(op: try reader.string("op"), path: try reader.string("path"), value: try reader.value())
+            let write = HubWrite(
+                op: try reader.string("op"), path: try reader.string("path"), value: try reader.value())
             return .write(store: store, write)
         case "transaction":
             let store = try reader.string("store")

@@ -84,7 +84,8 @@ struct HostPolicy: Sendable, Hashable {
         guard !name.isEmpty, name.allSatisfy(allowedInName) else { return nil }
         guard nameEnd < bytes.count else { return (String(decoding: name, as: UTF8.self), nil) }
         let digits = bytes[(nameEnd + 1)...]
-        guard (1...5).contains(digits.count), digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+        guard (1...5).contains(digits.count),
+            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
             let port = Int(String(decoding: digits, as: UTF8.self))
         else { return nil }
         return (String(decoding: name, as: UTF8.self), port)

@@ -90,7 +90,9 @@ extension ServerCore {
                 wsi, status: 415, code: "unsupported_media_type",
                 message: "send the body as Content-Type: application/json (got \"\(type)\")")
         }
-        if let declared = request.value(WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap(Int.init), declared > options.maxBodyBytes {
+        if let declared = request.value(WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap(Int.init),
+            declared > options.maxBodyBytes
+        {
             return tooLarge(wsi)
         }
         bodies[wsi] = PendingBody(path: path)

@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 
 /// A size on the command line: bytes, or a number with `KiB`, `MiB` (also `K`, `M`, `KB`, `MB`, all powers of
 /// 1024), such as `16KiB` or `4MiB`.

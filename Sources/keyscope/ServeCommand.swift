@@ -80,7 +80,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Also accept this exact Origin, like http://localhost:5173 (repeatable).", valueName: "ORIGIN"))
+        help: ArgumentHelp(
+            "Also accept this exact Origin, like http://localhost:5173 (repeatable).", valueName: "ORIGIN"))
     var allowOrigin: [String] = []
 
     @Option(

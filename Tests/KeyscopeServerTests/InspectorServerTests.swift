@@ -52,7 +52,8 @@ import FoundationNetworking
         let text = String(decoding: snapshot, as: UTF8.self)
         #expect(text.hasPrefix(#"{"type":"snapshot","seq":1,"stores":[{"id":"app/memory","root":{"hello":"world"}"#))
 
-        let (unauthorized, _, _) = try await get("http://127.0.0.1:\(port)/api/health", bearer: "wrong-token-0123456789")
+        let (unauthorized, _, _) = try await get(
+            "http://127.0.0.1:\(port)/api/health", bearer: "wrong-token-0123456789")
         #expect(unauthorized == 401)
     }
 

@@ -50,8 +50,14 @@ import Testing
         (#"{"id":1,"type":"dance"}"#, "unknown_type", 1),
         (#"{"id":1,"type":"write","store":"nope/memory","op":"set","path":"a","value":1}"#, "unknown_store", 1),
         (#"{"id":1,"type":"write","store":"app/memory","op":"set","path":"a..b","value":1}"#, "bad_path", 1),
-        (#"{"id":1,"type":"write","store":"app/memory","op":"set","path":"cart.total.x","value":1}"#, "type_mismatch", 1),
-        (#"{"id":"v","type":"write","store":"app/memory","op":"set","path":"a","value":{"$color":"red"}}"#, "type_mismatch", "v"),
+        (
+            #"{"id":1,"type":"write","store":"app/memory","op":"set","path":"cart.total.x","value":1}"#,
+            "type_mismatch", 1
+        ),
+        (
+            #"{"id":"v","type":"write","store":"app/memory","op":"set","path":"a","value":{"$color":"red"}}"#,
+            "type_mismatch", "v"
+        ),
         (#"{"id":1,"type":"write","store":"app/memory","op":"set","path":"list[3]","value":1}"#, "type_mismatch", 1),
         (#"{"id":1,"type":"write","store":"app/memory","op":"jump","path":"a","value":1}"#, "bad_request", 1),
         (#"{"id":1,"type":"write","store":"app/memory","op":"set","path":"a"}"#, "bad_request", 1),

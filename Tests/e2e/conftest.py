@@ -1,0 +1,42 @@
+"""Fixtures: the real `keyscope serve --demo` binary ($KEYSCOPE_BIN, default .build/debug/keyscope).
+
+- `server`: one server per test module, started with the module's `SERVER_ARGS` (a list, default none), or with
+  the args of an indirect parametrisation: `@pytest.mark.parametrize("server", [["--read-only"]], indirect=True)`.
+- `launch`: a factory for servers that a single test owns (stopped at the end of the test).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+sys.dont_write_bytecode = True
+
+from support import KeyscopeServer  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest):
+    args = getattr(request, "param", None)
+    if args is None:
+        args = getattr(request.module, "SERVER_ARGS", [])
+    running = KeyscopeServer(args)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def launch():
+    started: list[KeyscopeServer] = []
+
+    def start(*args: str, env: dict[str, str] | None = None) -> KeyscopeServer:
+        running = KeyscopeServer(args, env=env)
+        started.append(running)
+        return running
+
+    yield start
+    for running in started:
+        running.stop()
