@@ -107,6 +107,7 @@ let package = Package(
             name: "keyscope",
             dependencies: [
                 "KeyscopeCore",
+                "KeyscopeCodec",
                 "KeyscopeInspector",
                 "KeyscopeServer",
                 "KeyscopeClient",
@@ -153,6 +154,19 @@ let package = Package(
                 "KeyscopeServer", "KeyscopeServiceLifecycle", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeClientTests",
+            dependencies: ["KeyscopeClient", "KeyscopeInspector", "KeyscopeCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeCLITests",
+            dependencies: [
+                "keyscope", "KeyscopeClient", "KeyscopeCodec", "KeyscopeCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),

@@ -53,15 +53,17 @@ extension ServerCore {
 
     /// A piece of a message: collected until the last fragment, within the size limit (1009 beyond it).
     func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
-        guard let session = sessions[wsi] else { return -1 }
+        guard let session = sessions[wsi] else { return 0 }
+        // Once over the limit, the rest of the message (and anything after it) is ignored until the close goes
+        // out from the writable callback: returning -1 here can crash lws 4.1 when more frames are buffered.
+        guard !session.overLimit else { return 0 }
         if lws_is_first_fragment(wsi) != 0 { session.inboxIsBinary = lws_frame_is_binary(wsi) != 0 }
         let remaining = lws_remaining_packet_payload(wsi)
         guard session.inbox.count + length + remaining <= options.maxMessageBytes else {
-            let reason = Array("message over \(options.maxMessageBytes) bytes".utf8)
-            var bytes = reason
-            lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, &bytes, bytes.count)
+            session.overLimit = true
             session.inbox = []
-            return -1
+            lws_callback_on_writable(wsi)
+            return 0
         }
         if let input, length > 0 {
             session.inbox.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
@@ -94,6 +96,11 @@ extension ServerCore {
     /// The socket can take more: one message per call (lws's rule), and ask again while there is more.
     func writable(_ wsi: OpaquePointer) -> Int32 {
         guard let session = sessions[wsi] else { return 0 }
+        if session.overLimit {
+            var reason = Array("message over \(options.maxMessageBytes) bytes".utf8)
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, &reason, reason.count)
+            return -1
+        }
         if session.closing {
             var reason = Array("server shutting down".utf8)
             lws_close_reason(wsi, LWS_CLOSE_STATUS_GOINGAWAY, &reason, reason.count)

@@ -16,6 +16,8 @@ final class WebSocketSession {
     var inboxIsBinary = false
     /// Set on shutdown: the next writable callback closes with 1001.
     var closing = false
+    /// Set when a message went over the size limit: the next writable callback closes with 1009.
+    var overLimit = false
 
     init(wsi: OpaquePointer, cursor: HubCursor) {
         self.wsi = wsi

@@ -3,7 +3,8 @@ import ArgumentParser
 /// The `keyscope` command: the root that holds the subcommands.
 ///
 /// ```
-/// $ keyscope demo --rate 10 --seed 42
+/// $ keyscope serve --demo
+/// $ keyscope tail --prefix cart
 /// ```
 @main
 struct Keyscope: AsyncParsableCommand {
@@ -12,10 +13,14 @@ struct Keyscope: AsyncParsableCommand {
         abstract: "A debug inspector for application state kept in Keyscope stores.",
         discussion: """
             Keyscope keeps a service's state in stores addressed by key paths (cart.total, items[0].title) and \
-            records every change as patches. This tool runs a demo service whose stores change on their own, \
-            so that you can watch the changes, their transactions and the publishers that hear them.
+            records every change as patches. `serve --demo` runs a demo service with the inspector: a dashboard \
+            in the browser and a WebSocket stream of every change. `snapshot`, `tail` and `write` use that \
+            stream from a terminal; they find a running server by themselves. `demo` runs the demo service alone \
+            and prints every change.
             """,
         version: "keyscope \(KeyscopeVersion.current)",
-        subcommands: [DemoCommand.self, ServeCommand.self]
+        subcommands: [
+            ServeCommand.self, SnapshotCommand.self, TailCommand.self, WriteCommand.self, DemoCommand.self,
+        ]
     )
 }

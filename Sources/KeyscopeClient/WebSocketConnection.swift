@@ -1,0 +1,192 @@
+import CLibWebSockets
+import Foundation
+import Synchronization
+
+/// One WebSocket client connection through libwebsockets: its own lws context, serviced by its own thread, which
+/// is the only thread that calls lws (apart from `lws_cancel_service`).
+///
+/// ```swift
+/// let connection = WebSocketConnection(settings)
+/// connection.start { event in print(event) }      // events arrive on the service thread
+/// connection.send(Array(#"{"id":1,"type":"resync"}"#.utf8))
+/// connection.close()
+/// ```
+/// Other threads only put work into ``shared`` under its lock and call `lws_cancel_service`, which makes the service
+/// thread run `LWS_CALLBACK_EVENT_WAIT_CANCELLED`; there it asks for `LWS_CALLBACK_CLIENT_WRITEABLE` and writes
+/// (the rule STYLE.md gives for the server, from lws's `minimal-ws-server-threads`).
+///
+/// `@unchecked Sendable`: the stored properties without a lock (the lws handle, the assembler, the message being
+/// written, the outcome) are read and written only on the service thread, from ``run()`` and the lws callback it
+/// drives; everything another thread touches is inside ``shared``.
+final class WebSocketConnection: @unchecked Sendable {
+    /// What the connection needs to know.
+    struct Settings: Sendable {
+        var endpoint: InspectorEndpoint
+        var subprotocol = "keyscope.v1"
+        /// The largest incoming message, in bytes.
+        var maxMessageBytes: Int
+        /// lws's receive buffer: messages arrive in chunks of at most this size.
+        var receiveBufferBytes = 64 << 10
+        /// Outgoing messages are sent as frames of at most this size.
+        var fragmentBytes = 64 << 10
+        /// How long connecting (and lws's other network round trips) may take, in seconds.
+        var timeoutSeconds: Int
+    }
+
+    /// The lws context as other threads see it.
+    ///
+    /// `@unchecked Sendable`: other threads use it only for `lws_cancel_service`, which lws allows from any thread
+    /// while the context exists, and only under ``shared``'s lock, which the service thread holds to take it away
+    /// before `lws_context_destroy`.
+    struct ContextHandle: @unchecked Sendable {
+        let pointer: OpaquePointer
+
+        func wake() { lws_cancel_service(pointer) }
+    }
+
+    /// The state other threads share with the service thread.
+    struct Shared {
+        /// The lws context, while `lws_cancel_service` may be called on it.
+        var context: ContextHandle?
+        /// Messages waiting for the service thread, oldest first.
+        var outgoing: [[UInt8]] = []
+        /// The close this side asked for (sent once everything queued before it was written).
+        var closeRequest: (code: Int, reason: String)?
+        /// Set once the service thread stopped: nothing more is accepted.
+        var finished = false
+    }
+
+    let settings: Settings
+    let shared = Mutex(Shared())
+
+    // Service thread only (`onEvent` is set before the thread starts); the callbacks in
+    // WebSocketConnection+Callbacks.swift use them too.
+    var onEvent: @Sendable (WebSocketEvent) -> Void = { _ in }
+    /// The connection's handle while it is usable.
+    var wsi: OpaquePointer?
+    /// The connection's handle as lws returned it, kept to recognise its `LWS_CALLBACK_WSI_DESTROY`.
+    var clientWSI: OpaquePointer?
+    var established = false
+    var assembler: MessageAssembler
+    var writing: OutgoingMessage?
+    /// Set once an incoming message went over the limit: the rest is dropped until the close with 1009 is out.
+    var tooLarge = false
+    var closingCause: WebSocketClosure.Cause?
+    var peerClose: (code: Int?, reason: String)?
+    /// How the connection ended, once it did: the service loop stops and reports it.
+    var outcome: WebSocketEvent?
+
+    init(_ settings: Settings) {
+        self.settings = settings
+        self.assembler = MessageAssembler(limit: settings.maxMessageBytes)
+    }
+
+    /// Starts the service thread, which connects and reports to `onEvent`. The thread keeps this object alive until
+    /// it ends. Call it once.
+    func start(onEvent: @escaping @Sendable (WebSocketEvent) -> Void) {
+        self.onEvent = onEvent
+        let thread = Thread { self.run() }
+        thread.name = "keyscope-client-lws"
+        thread.start()
+    }
+
+    /// Queues one text message; false when the connection already ended.
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        shared.withLock { shared in
+            guard !shared.finished, shared.closeRequest == nil else { return false }
+            shared.outgoing.append(bytes)
+            shared.context?.wake()
+            return true
+        }
+    }
+
+    /// Asks for a close with `code` once the messages queued so far are written (at once when still connecting).
+    func close(code: Int = 1000, reason: String = "") {
+        shared.withLock { shared in
+            guard !shared.finished, shared.closeRequest == nil else { return }
+            shared.closeRequest = (code, reason)
+            shared.context?.wake()
+        }
+    }
+
+    // MARK: The service thread
+
+    /// The service thread's whole life: create the context, connect, service until the connection ends, tear
+    /// down, then report how it ended.
+    private func run() {
+        let owner = UnsafeMutablePointer<Unmanaged<WebSocketConnection>?>.allocate(capacity: 1)
+        owner.initialize(to: Unmanaged.passUnretained(self))
+        let strings = CStrings([
+            settings.subprotocol, settings.endpoint.address, settings.endpoint.webSocketPath,
+            settings.endpoint.hostHeader, settings.endpoint.origin,
+        ])
+        let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
+        protocols.initialize(
+            to: lws_protocols(
+                name: strings[0], callback: keyscopeClientCallback, per_session_data_size: 0,
+                rx_buffer_size: settings.receiveBufferBytes, id: 0, user: nil,
+                tx_packet_size: settings.fragmentBytes))
+        (protocols + 1).initialize(to: lws_protocols())
+        defer {
+            protocols.deinitialize(count: 2)
+            protocols.deallocate()
+            strings.free()
+            owner.deinitialize(count: 1)
+            owner.deallocate()
+            onEvent(outcome ?? .failed(httpStatus: nil, reason: "the connection ended for an unknown reason"))
+        }
+
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.protocols = UnsafePointer(protocols)
+        info.gid = -1
+        info.uid = -1
+        // Without it lws 4.1 sends "Origin: http://" + the origin given; the server wants exactly http://HOST:PORT.
+        info.options = UInt64(LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN)
+        info.user = UnsafeMutableRawPointer(owner)
+        info.timeout_secs = UInt32(clamping: settings.timeoutSeconds)
+        info.connect_timeout_secs = UInt32(clamping: settings.timeoutSeconds)
+        guard let context = lws_create_context(&info) else {
+            outcome = .failed(httpStatus: nil, reason: "libwebsockets could not create a client context")
+            shared.withLock { $0.finished = true }
+            return
+        }
+        shared.withLock { $0.context = ContextHandle(pointer: context) }
+
+        var connectInfo = lws_client_connect_info()
+        connectInfo.context = context
+        connectInfo.protocol = UnsafePointer(strings[0])
+        connectInfo.address = UnsafePointer(strings[1])
+        connectInfo.port = Int32(settings.endpoint.port)
+        connectInfo.path = UnsafePointer(strings[2])
+        connectInfo.host = UnsafePointer(strings[3])
+        connectInfo.origin = UnsafePointer(strings[4])
+        connectInfo.ssl_connection = 0
+        let started = lws_client_connect_via_info(&connectInfo)
+        if started == nil && outcome == nil {
+            outcome = .failed(httpStatus: nil, reason: "libwebsockets could not start the connection")
+        }
+        if outcome == nil {
+            wsi = started
+            clientWSI = started
+            wake()  // a close asked for before the context existed could not wake the service thread
+        }
+
+        while outcome == nil {
+            if lws_service(context, 0) < 0, outcome == nil {
+                outcome =
+                    established ? .closed(closure(.dropped)) : .failed(httpStatus: nil, reason: "lws_service failed")
+            }
+        }
+
+        shared.withLock { shared in
+            shared.context = nil
+            shared.finished = true
+            shared.outgoing = []
+        }
+        // Callbacks during the teardown find no owner and do nothing.
+        owner.pointee = nil
+        lws_context_destroy(context)
+    }
+}
