@@ -1,8 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The benchmarks live in their own package so that nothing they need ever enters the main build.
-// Run them with `swift run -c release keyscope-bench` from this directory (or `make bench` from the root).
+// The benchmarks live in their own package so that nothing they need (Hummingbird, the peer server) ever enters
+// the main build. Run them with `swift run -c release keyscope-bench` from this directory (or `make bench` from the
+// root); `keyscope-bench store` or `keyscope-bench inspector` runs one section.
 
 /// The same upcoming-feature flags as the main package's targets.
 let strictSettings: [SwiftSetting] = [
@@ -15,14 +16,36 @@ let package = Package(
     name: "KeyscopeBenchmarks",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     dependencies: [
-        .package(name: "Keyscope", path: "..")
+        .package(name: "Keyscope", path: ".."),
+        // The peer server of the push benchmark.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
+        // The main package's versions: to keep the peer's logging quiet and to stop it gracefully.
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
+        // jansson for the benchmark client, which parses every frame it receives (the main package's CJansson is
+        // not a product).
+        .systemLibrary(
+            name: "CBenchJansson",
+            path: "Sources/CBenchJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]
+        ),
         .executableTarget(
             name: "keyscope-bench",
-            dependencies: [.product(name: "KeyscopeCore", package: "Keyscope")],
+            dependencies: [
+                "CBenchJansson",
+                .product(name: "KeyscopeCore", package: "Keyscope"),
+                .product(name: "KeyscopeInspector", package: "Keyscope"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Sources/keyscope-bench",
             swiftSettings: strictSettings
-        )
+        ),
     ]
 )

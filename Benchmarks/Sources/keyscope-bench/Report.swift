@@ -12,6 +12,11 @@ enum Report {
         let rows = results.map { result in
             [result.name, number(result.median), number(result.minimum), ratio(result.median / reference)]
         }
+        return grid(header, rows)
+    }
+
+    /// Rows under a header, in columns: the first left-aligned, the others right-aligned, a rule under the header.
+    static func grid(_ header: [String], _ rows: [[String]]) -> String {
         let widths = header.indices.map { column in
             ([header] + rows).map { $0[column].count }.max() ?? 0
         }
@@ -37,11 +42,11 @@ enum Report {
             """
     }
 
-    private static func number(_ value: Double) -> String {
+    static func number(_ value: Double) -> String {
         value >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
     }
 
-    private static func ratio(_ value: Double) -> String {
+    static func ratio(_ value: Double) -> String {
         value >= 100 ? String(format: "%.0f×", value) : String(format: "%.1f×", value)
     }
 }

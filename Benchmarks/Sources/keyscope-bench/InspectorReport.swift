@@ -1,0 +1,145 @@
+import Foundation
+
+/// The inspector section's tables and the notes that say how each figure was measured (for the parts that ran).
+struct InspectorReport {
+    typealias PushResult = (scenario: PushScenario, median: PushSample, all: [PushSample])
+
+    var push: [PushResult] = []
+    var keyscope = ""
+    var peer = ""
+    var latencies: [LatencySample] = []
+    var setResults: [BenchmarkResult] = []
+    var setRounds = 0
+    var setGaps = 0
+    var elapsed = Duration.zero
+
+    var text: String {
+        var sections: [String] = []
+        if !push.isEmpty { sections.append(pushTable) }
+        if !latencies.isEmpty { sections.append(latencyTable) }
+        if !setResults.isEmpty { sections.append(setCostTable) }
+        sections.append(notes)
+        return sections.joined(separator: "\n\n")
+    }
+
+    private var pushTable: String {
+        let peerRate = push.first { $0.scenario.name == peer }?.median.delivered ?? .nan
+        let keyscopeResult = push.first { $0.scenario.name == keyscope }
+        var lines: [String] = []
+        lines.append(
+            "Inspector push throughput (patches delivered end to end, one patch per log entry; median of "
+                + "\(push[0].all.count) runs)")
+        lines.append(
+            Report.grid(
+                [
+                    "scenario", "changes", "patches/s", "producer/s", "entries/msg", "MB/s/client", "behind",
+                    "server µs/change", "client µs/entry", "vs peer",
+                ],
+                push.map { result in
+                    let median = result.median
+                    return [
+                        result.scenario.name, "\(result.scenario.changes)", rate(median.delivered),
+                        rate(median.produced), Report.number(median.entriesPerMessage),
+                        String(format: "%.1f", median.megabytesPerSecond), "\(median.behindAtProducerEnd)",
+                        String(format: "%.2f", median.serverMicrosecondsPerChange),
+                        String(format: "%.2f", median.clientMicrosecondsPerEntry),
+                        Report.ratio(median.delivered / peerRate),
+                    ]
+                }))
+        if let keyscopeResult, let peerResult = push.first(where: { $0.scenario.name == peer }) {
+            let own = keyscopeResult.all.map { rate($0.delivered) }.joined(separator: ", ")
+            let theirs = peerResult.all.map { rate($0.delivered) }.joined(separator: ", ")
+            let cpu = keyscopeResult.median.serverMicrosecondsPerChange / peerResult.median.serverMicrosecondsPerChange
+            lines.append(
+                "Keyscope / Hummingbird, 1 parsing client: \(Report.ratio(keyscopeResult.median.delivered / peerRate)) "
+                    + "in patches/s (runs, interleaved: Keyscope \(own); Hummingbird \(theirs)); "
+                    + "\(Report.ratio(cpu)) in server CPU per change")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private var latencyTable: String {
+        "Inspector push latency (set → parsed at the client, Keyscope, 1 client)\n"
+            + Report.grid(
+                ["paced rate", "achieved/s", "entries", "p50 µs", "p99 µs", "p99.9 µs", "max µs"],
+                latencies.map { latency in
+                    [
+                        "\(latency.rate)/s", rate(latency.achievedRate), "\(latency.samples)", micro(latency.p50),
+                        micro(latency.p99), micro(latency.p999), micro(latency.max),
+                    ]
+                })
+    }
+
+    private var setCostTable: String {
+        "What an inspector costs a set (same stores, rounds interleaved)\n"
+            + Report.grid(
+                ["benchmark", "ns/op median", "min", "inspected ÷ bare"],
+                setResults.map { result in
+                    let bare = InspectedSetBenchmarks.pairs.first { $0.0 == result.name }.flatMap { pair in
+                        setResults.first { $0.name == pair.1 }
+                    }
+                    return [
+                        result.name, Report.number(result.median), Report.number(result.minimum),
+                        bare.map { Report.ratio(result.median / $0.median) } ?? "",
+                    ]
+                })
+    }
+
+    private var notes: String {
+        let sizes =
+            push.first.map {
+                "a set patch of \($0.median.patchBytes) bytes (with old and new), a log line of "
+                    + "\($0.median.lineBytes) bytes"
+            } ?? "a set patch with old and new"
+        return """
+            How these were measured. The workload: an `app/memory` store of 100 items; each change is one \
+            `store.set("items[i].title", …)` to the other of two 60-character titles, i = 0…99 in turn: \(sizes). \
+            Every server runs in \
+            this process on 127.0.0.1, port 0, with a fresh store, registry and InspectorHub per run (its log sized to \
+            hold the whole run: no client may get a gap; the run fails if one does or if an entry is missing). Clients \
+            are this package's WebSocket client on POSIX sockets, one thread each (upgrade with keyscope.v1 and the \
+            bearer token, unmasked frames, 16/64-bit lengths, continuations); once every client has its snapshot, the \
+            main thread writes the changes as fast as it can through the public store API. A parsing client parses \
+            every message whole with jansson (json_loadb) and counts the `entries` array; the one that does not parse \
+            counts bytes and skims the last seq from the end of each message. patches/s = changes ÷ (time the slowest \
+            client read the message holding the last seq − producer start), i.e. the minimum over the clients; producer/s = changes ÷ the producer loop's \
+            own time; behind = entries the slowest client still lacked when the producer finished; server µs/change = \
+            CPU time of the server's threads per change (the process's CPU time from producer start until the last \
+            client is done, less the producer's and the clients' thread CPU time: cursor reads, line encoding, framing, \
+            writes to every client); client µs/entry = the clients' thread CPU time per entry received (reading and \
+            parsing). Scenarios run interleaved, one run of each per round.
+            The peer: a Hummingbird application (default set-up: NIO's singleton event loop group, route on the global \
+            executor) whose hummingbird-websocket route checks the same bearer token, sends hello and the snapshot's \
+            bytes, then, whenever the hub appended (the hub's onAppend, at most one wake-up per burst, as the Keyscope \
+            server does), reads the same HubCursor with the Keyscope server's frame limits (10,000 entries, 256 KiB) and \
+            sends HubMessages.changes — the same cached HubLogEntry.lineBytes, so identical bytes on the wire — as one \
+            text frame per read (one copy into a ByteBuffer), until the cursor is dry. Same producer, same client, same \
+            hub; entries/msg shows the batching each server achieved.
+            Latency: the producer writes at the paced rate for 4 s (clock_nanosleep to each due time); each title \
+            starts with the monotonic time of its set (clock_gettime(CLOCK_MONOTONIC), ns); the client takes the time \
+            when a message is complete, parses it, and records receipt − stamp for every entry.
+            Set cost: the Harness (\(setRounds) interleaved rounds of about 80 ms, median and minimum) times the same \
+            loop of sets on two stores: one registered in a registry nothing observes, and one whose registry an \
+            InspectorHub (default log bounds) observes while the InspectorServer streams every change to one connected \
+            client that parses everything. Rows marked "writer's CPU time" time the same loops by the writing thread's \
+            CPU time (CLOCK_THREAD_CPUTIME_ID) instead of the wall clock: the hub's own work on the write path, without \
+            the time the server's and the client's threads took the core away. After each inspected round the harness \
+            waits, untimed, until the client has caught up. Gaps that client saw: \(setGaps).
+            Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores shared by the producer, the server's \
+            thread(s) and the clients. Inspector section: \(String(format: "%.1f", Harness.nanoseconds(elapsed) / 1e9)) s.
+            """
+    }
+
+    private func rate(_ value: Double) -> String {
+        value >= 1e6
+            ? String(format: "%.2fM", value / 1e6)
+            : value >= 1e4
+                ? String(format: "%.0fk", value / 1e3)
+                : String(format: "%.0f", value)
+    }
+
+    private func micro(_ nanoseconds: UInt64) -> String {
+        let value = Double(nanoseconds) / 1e3
+        return value >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
+    }
+}

@@ -1,0 +1,140 @@
+import KeyscopeInspector
+import Synchronization
+
+/// One push scenario: which server, how many clients, what they do with each message, how many changes.
+struct PushScenario {
+    let name: String
+    let kind: PushServerKind
+    let clients: Int
+    let mode: BenchClient.Mode
+    let changes: Int
+}
+
+/// What one push run measured.
+struct PushSample {
+    /// Entries per second delivered to the slowest client: changes ÷ (its receipt of the last seq − producer start).
+    var delivered: Double
+    /// Changes per second the producer wrote (its own loop's time).
+    var produced: Double
+    /// Entries per `changes` message, on average over the clients.
+    var entriesPerMessage: Double
+    /// Payload of `changes` messages per client per second, MB (10^6 bytes).
+    var megabytesPerSecond: Double
+    /// How many entries the slowest client was behind when the producer finished.
+    var behindAtProducerEnd: Int
+    /// CPU time per change of the server's threads (the process's CPU time from producer start to the last
+    /// client's end, less the producer's and the clients' threads): reading the cursor, encoding the lines (once
+    /// per entry), framing and writing to every client.
+    var serverMicrosecondsPerChange: Double
+    /// CPU time per received entry of the clients' threads (reading and parsing).
+    var clientMicrosecondsPerEntry: Double
+    var lineBytes: Int
+    var patchBytes: Int
+}
+
+/// The latency figures of one paced run.
+struct LatencySample {
+    let rate: Int
+    let achievedRate: Double
+    let samples: Int
+    /// Nanoseconds.
+    let p50: UInt64
+    let p99: UInt64
+    let p999: UInt64
+    let max: UInt64
+}
+
+/// The end-to-end push measurements: a producer writes through the public store API, clients on loopback read.
+enum PushBenchmarks {
+    /// Sets up a fresh rig, connects the clients, writes `changes` changes as fast as possible from this thread,
+    /// and waits until every client has received the last seq.
+    static func measure(_ scenario: PushScenario, workload: PushWorkload) throws -> PushSample {
+        let rig = try PushRig(scenario.kind, workload: workload)
+        defer { rig.stop() }
+        let clients = try rig.connect(scenario.clients, mode: scenario.mode)
+        let first = rig.hub.lastSeq
+        let target = first + scenario.changes
+        for client in clients { client.target.store(target, ordering: .sequentiallyConsistent) }
+
+        let processStart = processCPUNanoseconds()
+        let producerStart = threadCPUNanoseconds()
+        let start = monotonicNanoseconds()
+        let producerTime = workload.produce(scenario.changes, into: rig.store)
+        let producerCPU = threadCPUNanoseconds() - producerStart
+        let slowestNow = clients.map { $0.received.load(ordering: .relaxed) }.min() ?? target
+        guard rig.hub.lastSeq == target else {
+            throw BenchError(
+                "\(scenario.name): the hub logged \(rig.hub.lastSeq - first) entries for \(scenario.changes) changes")
+        }
+        for client in clients where !client.waitUntilFinished() {
+            throw BenchError(
+                "\(scenario.name): a client did not get seq \(target): \(client.failure.map { "\($0)" } ?? "time-out")")
+        }
+        // The log holds the whole run, so every client must get every entry, without a gap.
+        if let odd = clients.first(where: { $0.gaps > 0 || (scenario.mode != .skim && $0.entries != scenario.changes) })
+        {
+            throw BenchError(
+                "\(scenario.name): a client counted \(odd.entries) entries and \(odd.gaps) gaps for \(scenario.changes) changes"
+            )
+        }
+        let processCPU = processCPUNanoseconds() - processStart
+        let clientsCPU = clients.reduce(0) { $0 + $1.cpuNanoseconds }
+        let serverCPU = Double(processCPU) - Double(producerCPU) - Double(clientsCPU)
+        let seconds = Double(clients.map(\.finishedAt).max()! - start) / 1e9
+        let messages = clients.reduce(0) { $0 + $1.changesMessages }
+        let bytes = clients.reduce(0) { $0 + $1.changesBytes }
+        let sizes = rig.lineAndPatchBytes(after: first)
+        return PushSample(
+            delivered: Double(scenario.changes) / seconds,
+            produced: Double(scenario.changes) / (Harness.nanoseconds(producerTime) / 1e9),
+            entriesPerMessage: Double(scenario.changes * clients.count) / Double(max(messages, 1)),
+            megabytesPerSecond: Double(bytes) / Double(clients.count) / seconds / 1e6,
+            behindAtProducerEnd: target - slowestNow,
+            serverMicrosecondsPerChange: serverCPU / 1e3 / Double(scenario.changes),
+            clientMicrosecondsPerEntry: Double(clientsCPU) / 1e3 / Double(scenario.changes * clients.count),
+            lineBytes: sizes.line, patchBytes: sizes.patch)
+    }
+
+    /// Runs every scenario `rounds` times, interleaved (round 1 of each, then round 2…), and keeps each scenario's
+    /// median run by delivered rate.
+    static func run(_ scenarios: [PushScenario], rounds: Int, workload: PushWorkload, progress: (String) -> Void)
+        throws -> [(scenario: PushScenario, median: PushSample, all: [PushSample])]
+    {
+        var samples = Array(repeating: [PushSample](), count: scenarios.count)
+        for round in 1...rounds {
+            for (index, scenario) in scenarios.enumerated() {
+                let sample = try measure(scenario, workload: workload)
+                samples[index].append(sample)
+                progress(
+                    "push round \(round)/\(rounds), \(scenario.name): \(Int(sample.delivered)) patches/s delivered, "
+                        + "producer \(Int(sample.produced))/s")
+            }
+        }
+        return scenarios.indices.map { index in
+            let sorted = samples[index].sorted { $0.delivered < $1.delivered }
+            return (scenarios[index], sorted[sorted.count / 2], samples[index])
+        }
+    }
+
+    /// One client that parses every message and times every entry, while the producer writes `rate` changes a
+    /// second for `seconds` (Keyscope's server).
+    static func latency(rate: Int, seconds: Double, workload: PushWorkload) throws -> LatencySample {
+        let rig = try PushRig(.keyscope, workload: workload)
+        defer { rig.stop() }
+        let client = try rig.connect(1, mode: .parseTimed)[0]
+        let count = Int(Double(rate) * seconds)
+        client.target.store(rig.hub.lastSeq + count, ordering: .sequentiallyConsistent)
+        let elapsed = workload.producePaced(rate: rate, count: count, into: rig.store)
+        guard client.waitUntilFinished() else {
+            throw BenchError(
+                "latency at \(rate)/s: the client did not get every change: \(client.failure.map { "\($0)" } ?? "time-out")"
+            )
+        }
+        let sorted = client.latencies.sorted()
+        guard !sorted.isEmpty else { throw BenchError("latency at \(rate)/s: no entry carried a send stamp") }
+        func percentile(_ p: Double) -> UInt64 { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        return LatencySample(
+            rate: rate, achievedRate: Double(count) / (Harness.nanoseconds(elapsed) / 1e9), samples: sorted.count,
+            p50: percentile(0.5), p99: percentile(0.99), p999: percentile(0.999), max: sorted.last!)
+    }
+}
