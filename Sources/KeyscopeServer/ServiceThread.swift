@@ -2,10 +2,6 @@ import CLibWebSockets
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The one thread that owns the lws context: creates it, runs `lws_service` until the core is finished, destroys
 /// it. Nothing else calls lws (``ServerCore/wake()`` only calls `lws_cancel_service`).
 final class ServiceThread: Sendable {
@@ -36,10 +32,9 @@ final class ServiceThread: Sendable {
     }
 
     private func run() {
-        // Thread.name set before start() does not reach the kernel on Linux; this shows in top and perf.
-        #if canImport(Glibc)
-        pthread_setname_np(pthread_self(), "keyscope-lws")
-        #endif
+        // Thread.name set before start() does not reach the kernel on Linux; set on the running thread, it does
+        // (and shows in top and perf).
+        Thread.current.name = "keyscope-lws"
         LwsLogging.install(core.logger)
         let memory = LwsContextMemory(rxBufferSize: 64 << 10)
         var info = lws_context_creation_info()
