@@ -32,9 +32,6 @@ final class ServiceThread: Sendable {
     }
 
     private func run() {
-        // Thread.name set before start() does not reach the kernel on Linux; set on the running thread, it does
-        // (and shows in top and perf).
-        Thread.current.name = "keyscope-lws"
         LwsLogging.install(core.logger)
         let memory = LwsContextMemory(rxBufferSize: 64 << 10)
         var info = lws_context_creation_info()
