@@ -6,11 +6,11 @@ import CLibWebSockets
 /// to every status line it writes (see ``LwsContext``), so they are not repeated here. Bodies of any size are fine:
 /// lws keeps what the socket does not take at once and sends it before the connection is writable again.
 enum LwsResponse {
-    /// Sends the response and (unless `completes` is false: an upgrade being refused, which lws ends itself)
-    /// finishes the HTTP transaction. Returns what the lws callback must return (non-zero: close the connection).
+    /// Sends the response and finishes the HTTP transaction. Returns what the lws callback must return (non-zero:
+    /// close the connection).
     static func send(
         _ wsi: OpaquePointer, status: Int, contentType: String, body: [UInt8],
-        headers: [(name: String, value: String)] = [], completes: Bool = true
+        headers: [(name: String, value: String)] = []
     ) -> Int32 {
         let pre = kws_pre()
         let headerRoom = 1024 + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
@@ -39,8 +39,24 @@ enum LwsResponse {
             return lws_write(wsi, start, length, LWS_WRITE_HTTP) == length ? 0 : -1
         }
         guard written == 0 else { return -1 }
-        guard completes else { return 0 }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    }
+
+    /// Refuses a WebSocket upgrade with a whole HTTP/1.1 response written as is: at the upgrade confirmation lws
+    /// has not yet taken the request's HTTP version and would write an `HTTP/1.0` status line, which some
+    /// WebSocket clients cannot read. The connection closes after it.
+    static func refuseUpgrade(_ wsi: OpaquePointer, status: Int, code: String, message: String) {
+        let reasons = [400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found"]
+        let body = ServerMessages.httpError(code: code, message: message)
+        var head = "HTTP/1.1 \(status) \(reasons[status] ?? "Error")\r\n"
+        for (name, value) in LwsContextMemory.securityHeaders { head += "\(name) \(value)\r\n" }
+        if status == 401 { head += "www-authenticate: Bearer\r\n" }
+        head += "content-type: application/json\r\ncontent-length: \(body.count)\r\nconnection: close\r\n\r\n"
+        var buffer = [UInt8](repeating: 0, count: kws_pre()) + Array(head.utf8) + body
+        let length = buffer.count - kws_pre()
+        _ = buffer.withUnsafeMutableBufferPointer { raw in
+            lws_write(wsi, raw.baseAddress! + kws_pre(), length, LWS_WRITE_HTTP)
+        }
     }
 
     /// A JSON error: `{"error":{"code":…,"message":…}}`.

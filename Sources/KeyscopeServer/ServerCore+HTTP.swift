@@ -13,8 +13,8 @@ extension ServerCore {
             if let refused = refusal(request, checkOrigin: false) { return refuse(wsi, refused) }
             return LwsResponse.error(wsi, status: 400, code: "bad_request", message: "the request line cannot be read")
         }
-        let safeMethod = method == "GET" || method == "HEAD"
-        if let refused = refusal(request, checkOrigin: !safeMethod) { return refuse(wsi, refused) }
+        // PROTOCOL.md: every non-GET request with an Origin is checked (HEAD included).
+        if let refused = refusal(request, checkOrigin: method != "GET") { return refuse(wsi, refused) }
         guard Self.isProtected(path) else { return staticFile(wsi, method: method, path: path) }
         guard authorized(request) else {
             return LwsResponse.error(

@@ -9,24 +9,17 @@ extension ServerCore {
     func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
         let request = LwsRequest(wsi: wsi)
         if let refused = refusal(request, checkOrigin: true) {
-            _ = LwsResponse.send(
-                wsi, status: refused.status, contentType: "application/json",
-                body: ServerMessages.httpError(code: refused.code, message: refused.message), completes: false)
+            LwsResponse.refuseUpgrade(wsi, status: refused.status, code: refused.code, message: refused.message)
             return 1
         }
         guard request.methodAndPath?.path == InspectorProtocol.webSocketPath else {
-            _ = LwsResponse.send(
-                wsi, status: 404, contentType: "application/json",
-                body: ServerMessages.httpError(
-                    code: "not_found", message: "the WebSocket endpoint is \(InspectorProtocol.webSocketPath)"),
-                completes: false)
+            LwsResponse.refuseUpgrade(
+                wsi, status: 404, code: "not_found",
+                message: "the WebSocket endpoint is \(InspectorProtocol.webSocketPath)")
             return 1
         }
         guard authorized(request) else {
-            _ = LwsResponse.send(
-                wsi, status: 401, contentType: "application/json",
-                body: ServerMessages.httpError(code: "unauthorized", message: Self.unauthorizedMessage),
-                completes: false)
+            LwsResponse.refuseUpgrade(wsi, status: 401, code: "unauthorized", message: Self.unauthorizedMessage)
             return 1
         }
         return 0
