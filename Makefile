@@ -1,8 +1,8 @@
 # Keyscope's everyday commands. `make` (or `make help`) lists them; none of them asks a question.
 #
-#   make run                 install what is missing, build, start the demo
-#   make test                install what is missing, build, run every test
-#   make run ARGS="--rate 5" pass arguments through to the demo (and to the benchmarks with `make bench`)
+#   make run                 install what is missing, build, start the demo service with the inspector
+#   make test                install what is missing, build, run every test (Swift, then end-to-end)
+#   make run ARGS="--rate 5" pass arguments through to `keyscope serve --demo` (and to `make bench`)
 #   make test SWIFT=/opt/swift/usr/bin/swift   use another toolchain
 
 SWIFT ?= swift
@@ -17,25 +17,36 @@ SHELL := bash
 FORMAT_PATHS := $(wildcard Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources)
 SWIFT_FORMAT_FLAGS := --configuration .swift-format --recursive --parallel
 
-.PHONY: help deps build run test bench format lint clean
+.PHONY: help deps build run test test-swift test-e2e bench format lint clean
 
 help: ## List the targets (this text)
 	@echo "Keyscope: make TARGET [ARGS=\"...\"] [SWIFT=path/to/swift]"
 	@echo
-	@awk -F ':.*## ' '/^[a-z][a-z-]*:.*## / { printf "  %-8s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@awk -F ':.*## ' '/^[a-z][a-z0-9-]*:.*## / { printf "  %-10s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-deps: ## Install missing Debian packages (libwebsockets-dev, libjansson-dev, pkg-config); check for swift
+deps: ## Install missing Debian packages (libwebsockets-dev, libjansson-dev, pkg-config, python3-venv…)
 	@bash scripts/install-deps.sh
 
 build: deps ## Build the package (debug) with `swift build`
 	$(SWIFT) build
 
-run: deps build ## Build and start the demo: stores that change on their own, changes printed (ARGS passed on)
-	$(SWIFT) run keyscope demo $(ARGS)
+run: deps build ## Build and start the demo service with the inspector; prints the dashboard URL (ARGS passed on)
+	$(SWIFT) run keyscope serve --demo $(ARGS)
 
-test: deps ## Build everything with tests, then run all tests once (fails when any test fails)
+test: deps ## Build everything, then run every test once: Swift tests, then end-to-end tests on a real server
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	bash scripts/e2e-venv.sh
+	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" .venv-e2e/bin/python -m pytest Tests/e2e -q
+
+test-swift: deps ## Only the Swift tests
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+test-e2e: deps ## Only the end-to-end tests (Python websockets against `keyscope serve --demo`)
+	$(SWIFT) build --product keyscope
+	bash scripts/e2e-venv.sh
+	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" .venv-e2e/bin/python -m pytest Tests/e2e -q
 
 bench: deps ## Run the benchmarks (release build of the Benchmarks/ package; ARGS passed on)
 	$(SWIFT) run -c release --package-path Benchmarks keyscope-bench $(ARGS)
@@ -46,5 +57,5 @@ format: ## Reformat Sources, Tests, Benchmarks and Package.swift in place with s
 lint: ## Check formatting and style with swift-format --strict (fails on any finding)
 	$(SWIFT) format lint --strict $(SWIFT_FORMAT_FLAGS) $(FORMAT_PATHS)
 
-clean: ## Remove build folders: .build, .build-*/.build_* scratch folders, Benchmarks/.build
-	rm -rf .build .build-* .build_* Benchmarks/.build Benchmarks/.build-* Benchmarks/.build_*
+clean: ## Remove build folders (.build, .build-*, Benchmarks/.build) and the e2e tests' .venv-e2e
+	rm -rf .build .build-* .build_* Benchmarks/.build Benchmarks/.build-* Benchmarks/.build_* .venv-e2e

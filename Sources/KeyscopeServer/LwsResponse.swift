@@ -6,8 +6,13 @@ import CLibWebSockets
 /// to every status line it writes (see ``LwsContext``), so they are not repeated here. Bodies of any size are fine:
 /// lws keeps what the socket does not take at once and sends it before the connection is writable again.
 enum LwsResponse {
-    /// Sends the response and finishes the HTTP transaction. Returns what the lws callback must return (non-zero:
-    /// close the connection).
+    /// Sends the response, then closes the connection (`Connection: close`): one request per connection.
+    /// Returns what the lws callback must return.
+    ///
+    /// Why not keep-alive: lws 4.1 mishandles a POST pipelined behind an earlier request on the same connection
+    /// (it hands the POST's own request line to the body callback, then its service loop spins). Closing after
+    /// each answer costs a TCP handshake per request, which the dashboard (a few files and one WebSocket) does
+    /// not notice; lws sends whatever is still buffered before it closes.
     static func send(
         _ wsi: OpaquePointer, status: Int, contentType: String, body: [UInt8],
         headers: [(name: String, value: String)] = []
@@ -24,6 +29,7 @@ enum LwsResponse {
             failed = failed || add(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, contentType, &cursor, end)
             failed = failed || add(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, String(body.count), &cursor, end)
             failed = failed || add(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL, "no-store", &cursor, end)
+            failed = failed || add(wsi, WSI_TOKEN_CONNECTION, "close", &cursor, end)
             for header in headers where !failed {
                 failed = addNamed(wsi, header.name, header.value, &cursor, end)
             }
@@ -38,8 +44,8 @@ enum LwsResponse {
             let length = position - start
             return lws_write(wsi, start, length, LWS_WRITE_HTTP) == length ? 0 : -1
         }
-        guard written == 0 else { return -1 }
-        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        _ = written
+        return -1
     }
 
     /// Refuses a WebSocket upgrade with a whole HTTP/1.1 response written as is: at the upgrade confirmation lws

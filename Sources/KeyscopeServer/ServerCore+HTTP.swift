@@ -68,11 +68,10 @@ extension ServerCore {
         guard let files, case .file(let file, let mime) = files.resolve(path) else {
             return LwsResponse.error(wsi, status: 404, code: "not_found", message: "no file \(path)")
         }
-        let extra = "cache-control: no-cache\r\n"
+        // One request per connection, as for every response (see LwsResponse.send).
+        let extra = "cache-control: no-cache\r\nconnection: close\r\n"
         let result = lws_serve_http_file(wsi, file, mime, extra, Int32(extra.utf8.count))
-        if result < 0 { return -1 }
-        if result > 0 { return lws_http_transaction_completed(wsi) != 0 ? -1 : 0 }
-        return 0
+        return result == 0 ? 0 : -1
     }
 
     // MARK: Bodies

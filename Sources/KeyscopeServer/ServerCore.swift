@@ -95,7 +95,7 @@ final class ServerCore: @unchecked Sendable {
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:
             return httpBodyCompleted(wsi)
         case LWS_CALLBACK_HTTP_FILE_COMPLETION:
-            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+            return -1  // one request per connection (see LwsResponse.send)
         case LWS_CALLBACK_CLOSED_HTTP:
             bodies[wsi] = nil
             return 0

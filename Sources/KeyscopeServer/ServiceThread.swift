@@ -45,7 +45,9 @@ final class ServiceThread: Sendable {
         info.user = Unmanaged.passUnretained(core).toOpaque()
         info.server_string = UnsafePointer(memory.keep("keyscope"))
         info.max_http_header_data = UInt16(clamping: options.maxHeaderBytes)
+        // A connection waiting for its headers holds a header table; lws drops it after timeout_secs_ah_idle.
         info.timeout_secs = UInt32(max(1, options.headerTimeout.components.seconds))
+        info.timeout_secs_ah_idle = info.timeout_secs
         info.pt_serv_buf_size = 32 << 10
         info.count_threads = 1
         if !options.host.contains(":") { info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }

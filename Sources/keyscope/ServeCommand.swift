@@ -135,6 +135,9 @@ struct ServeCommand: AsyncParsableCommand {
         options.allowedOrigins = allowOrigin
         options.name = "keyscope demo"
 
+        // Watch the signals before anything starts: a Ctrl-C the moment after the dashboard line is a clean stop.
+        let stop = StopRequest()
+        let watcher = SignalWatcher([SIGINT, SIGTERM]) { _ in stop.request() }
         let hub = InspectorHub(
             registry: .shared,
             options: HubOptions(maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: readOnly))
@@ -154,8 +157,6 @@ struct ServeCommand: AsyncParsableCommand {
                 rate: rate, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)), stateDirectory: directory))
         demo.start()
 
-        let stop = StopRequest()
-        let watcher = SignalWatcher([SIGINT, SIGTERM]) { _ in stop.request() }
         let waiter = Task {
             while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
         }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import collections
+import datetime
 import http.client as httpclient
 import json
 import os
@@ -32,6 +33,8 @@ REPO = Path(__file__).resolve().parents[2]
 SUBPROTOCOL = "keyscope.v1"
 DASHBOARD_LINE = re.compile(r"^Keyscope dashboard: http://127\.0\.0\.1:(\d+)/\?token=(\S+)$")
 START_TIMEOUT = 20.0
+# The store the tests write to; a server counts as started once the demo has registered it.
+READY_STORE = "app/memory"
 STOP_TIMEOUT = 5.0
 
 
@@ -54,9 +57,12 @@ class ServerStartError(AssertionError):
 class KeyscopeServer:
     """A running `keyscope serve --demo --port 0 …` with its own `KEYSCOPE_HOME` (and `TMPDIR`) in a temp dir.
 
-    Its stdout and stderr are drained by threads for its whole life (the demo prints every change, and a full pipe
-    would block it); the last lines of each are kept for failure messages.
+    Its stdout and stderr are drained by threads for its whole life (a full pipe would block it); the last lines of
+    each are kept for failure messages. The constructor returns once the demo has registered `app/memory`.
     """
+
+    # Servers not stopped yet, for the failure report (conftest.py).
+    running: list["KeyscopeServer"] = []
 
     def __init__(self, extra_args: Iterable[str] = (), env: dict[str, str] | None = None) -> None:
         self.binary = keyscope_binary()
@@ -72,9 +78,6 @@ class KeyscopeServer:
         self.token = ""
         self.returncode: int | None = None
         self._dashboard = threading.Event()
-        # Set by the first stdout line after the dashboard line: the demo has begun, which `serve` does only after
-        # it has installed its SIGINT/SIGTERM handling.
-        self._demo_started = threading.Event()
         self._threads: list[threading.Thread] = []
         full_env = dict(os.environ)
         full_env.pop("KEYSCOPE_TOKEN", None)
@@ -90,6 +93,7 @@ class KeyscopeServer:
             stderr=subprocess.PIPE,
         )
         self.pid = self.process.pid
+        KeyscopeServer.running.append(self)
         self._drain(self.process.stdout, self.stdout_tail, watch_dashboard=True)
         self._drain(self.process.stderr, self.stderr_tail, watch_dashboard=False)
         if not self._dashboard.wait(START_TIMEOUT) or not self.port:
@@ -98,6 +102,28 @@ class KeyscopeServer:
                 f"`{' '.join(self.args)}` printed no dashboard line within {START_TIMEOUT:.0f} s "
                 f"(exit code {self.process.poll()}).\nstdout:\n{self.stdout_text()}\nstderr:\n{self.stderr_text()}"
             )
+        try:
+            self.wait_store(READY_STORE)
+        except BaseException:
+            self.stop()
+            raise
+
+    def wait_store(self, store_id: str, timeout: float = 10) -> None:
+        """Waits (on the WebSocket stream) until the demo has registered `store_id`: it prints the dashboard line
+        before it opens its stores."""
+        deadline = time.monotonic() + timeout
+        with ws_connect(self) as ws:
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise ServerStartError(f"the demo did not register {store_id} within {timeout} s")
+                message = recv_json(ws, remaining)
+                if message["type"] == "snapshot" and any(s["id"] == store_id for s in message["stores"]):
+                    return
+                if message["type"] == "changes" and any(
+                    e.get("event") == "registered" and e["store"] == store_id for e in message["entries"]
+                ):
+                    return
 
     def _drain(self, stream, tail: collections.deque[str], watch_dashboard: bool) -> None:
         def run() -> None:
@@ -110,8 +136,6 @@ class KeyscopeServer:
                         self.port = int(match.group(1))
                         self.token = match.group(2)
                         self._dashboard.set()
-                elif watch_dashboard:
-                    self._demo_started.set()
             stream.close()
             if watch_dashboard:
                 self._dashboard.set()  # the process ended: stop waiting
@@ -158,20 +182,36 @@ class KeyscopeServer:
                 return int(line.split()[1])
         raise AssertionError(f"no VmRSS in /proc/{self.pid}/status")
 
+    def describe(self) -> str:
+        state = "running" if self.alive() else f"exited with {self.process.returncode}"
+        return f"pid {self.pid}, port {self.port}, {' '.join(self.args[1:])}: {state}"
+
     def alive(self) -> bool:
         return self.process.poll() is None
 
     # Stopping
 
-    def wait_demo_started(self, timeout: float = 10) -> None:
-        """Waits until the demo prints its first line, i.e. until `serve` handles SIGINT and SIGTERM (it prints the
-        dashboard line before it installs that handling; see test_signal_right_after_start_is_a_clean_shutdown)."""
-        assert self._demo_started.wait(timeout), f"the demo printed nothing within {timeout} s"
+    def settle(self, span: float = 0.3, timeout: float = 10) -> None:
+        """Waits until the demo's changes have flowed for `span` seconds of the server's own time (the entries'
+        `time`). `serve` prints its dashboard line, and accepts clients, before it installs its SIGINT/SIGTERM
+        handling, and says nowhere when that is done (see test_signal_right_after_start_is_a_clean_shutdown); a
+        test about shutdown itself waits for this first."""
+        client = StreamClient.open(self)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if len(client.entries) >= 2 and _seconds_between(client.entries[0], client.entries[-1]) >= span:
+                    return
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise AssertionError(f"the demo's changes did not flow for {span} s within {timeout} s")
+                client.read(remaining)
+        finally:
+            client.close()
 
     def interrupt(self, sig: int = signal.SIGINT) -> None:
-        """Sends SIGINT (Ctrl-C), or another signal, once the server is able to handle it."""
+        """Sends SIGINT (Ctrl-C), or another signal."""
         if self.process.poll() is None:
-            self.wait_demo_started()
             self.process.send_signal(sig)
 
     def wait(self, timeout: float = STOP_TIMEOUT) -> int | None:
@@ -186,8 +226,9 @@ class KeyscopeServer:
 
     def stop(self) -> int:
         """SIGINT, up to 5 s to exit, then SIGKILL. Removes the temp home. Returns the exit code."""
+        if self in KeyscopeServer.running:
+            KeyscopeServer.running.remove(self)
         if self.process.poll() is None:
-            self._demo_started.wait(STOP_TIMEOUT)
             self.process.send_signal(signal.SIGINT)
             if self.wait(STOP_TIMEOUT) is None:
                 self.process.kill()
@@ -196,6 +237,13 @@ class KeyscopeServer:
             self.wait(STOP_TIMEOUT)
         shutil.rmtree(self.home, ignore_errors=True)
         return self.process.returncode
+
+
+def _seconds_between(first: dict, last: dict) -> float:
+    def parse(entry: dict) -> datetime.datetime:
+        return datetime.datetime.strptime(entry["time"], "%Y-%m-%dT%H:%M:%S.%fZ")
+
+    return (parse(last) - parse(first)).total_seconds()
 
 
 # MARK: - HTTP
@@ -633,6 +681,7 @@ class RawWebSocket:
         self.buffer = b""
         self.close_code: int | None = None
         self.close_reason = b""
+        self.ended_by = ""
         deadline = time.monotonic() + timeout
         eof = False
         while True:
@@ -736,9 +785,13 @@ class RawWebSocket:
             while True:
                 opcode, _ = self.read_message(max(0.01, deadline - time.monotonic()))
                 if opcode == OP_CLOSE:
+                    self.ended_by = "close frame"
                     return self.close_code
-        except (EOFError, ConnectionError):
-            return self.close_code
+        except EOFError:
+            self.ended_by = "end of stream without a close frame"
+        except ConnectionResetError:
+            self.ended_by = "connection reset without a close frame"
+        return self.close_code
 
     def close(self) -> None:
         try:

@@ -130,16 +130,6 @@ def test_changes_in_order_without_gaps_under_load(server):
         client.close()
 
 
-def test_entry_times_do_not_go_backwards(server):
-    client = StreamClient.open(server)
-    try:
-        client.wait_entries(200, timeout=20)
-        times = [entry["time"] for entry in client.entries]
-        assert times == sorted(times)
-    finally:
-        client.close()
-
-
 def test_resume_continues_after_the_given_seq(server):
     first = StreamClient.open(server)
     first.wait_entries(50, timeout=20)
@@ -241,12 +231,12 @@ def test_ten_clients_receive_the_same_entries_in_the_same_order(server):
 
 def test_sigint_closes_every_client_with_1001(launch):
     running = launch("--rate", "100")
-    clients = [ws_connect(running) for _ in range(3)]
-    for ws in clients:
-        assert recv_json(ws)["type"] == "hello"
-        assert recv_json(ws)["type"] == "snapshot"
+    running.settle()
+    clients = [StreamClient.open(running) for _ in range(3)]
+    for client in clients:
+        client.wait_entries(5, timeout=10)
     running.interrupt()
-    codes = [close_code_of(ws, timeout=10) for ws in clients]
+    codes = [close_code_of(client.ws, timeout=10) for client in clients]
     assert codes == [1001, 1001, 1001]
     assert running.wait(5) == 0, f"exit code {running.process.returncode}\n{running.stderr_text()}"
 

@@ -295,6 +295,18 @@ def error_cases(key: str) -> list[tuple[str, object, str, int]]:
 
 CASE_NAMES = [case[0] for case in error_cases("k")]
 
+# Known deviations, reported as xfail (strict: they fail the suite the day they start passing, so the mark goes).
+KNOWN_DEVIATIONS = {
+    "integer beyond int64": "jansson refuses the whole message ('too big integer') before the id can be read, "
+    "so the reply is bad_json with id null instead of type_mismatch with the id",
+}
+CASE_PARAMS = [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=KNOWN_DEVIATIONS[name]))
+    if name in KNOWN_DEVIATIONS
+    else name
+    for name in CASE_NAMES
+]
+
 
 def case_named(key: str, name: str):
     return next(case for case in error_cases(key) if case[0] == name)
@@ -310,7 +322,7 @@ def expected_id(payload) -> object:
     return payload.get("id")
 
 
-@pytest.mark.parametrize("name", CASE_NAMES)
+@pytest.mark.parametrize("name", CASE_PARAMS)
 def test_error_code_over_websocket(server, base_key, name):
     _, payload, code, _ = case_named(base_key, name)
     client = StreamClient.open(server)
@@ -325,7 +337,7 @@ def test_error_code_over_websocket(server, base_key, name):
         client.close()
 
 
-@pytest.mark.parametrize("name", CASE_NAMES)
+@pytest.mark.parametrize("name", CASE_PARAMS)
 def test_error_code_over_http(server, base_key, name):
     _, payload, code, status = case_named(base_key, name)
     response = http(
