@@ -1,5 +1,6 @@
 import CLibWebSockets
 import Foundation
+import KeyscopeInspector
 import Synchronization
 
 /// One WebSocket client connection through libwebsockets: its own lws context, serviced by its own thread, which
@@ -22,7 +23,7 @@ final class WebSocketConnection: @unchecked Sendable {
     /// What the connection needs to know.
     struct Settings: Sendable {
         var endpoint: InspectorEndpoint
-        var subprotocol = "keyscope.v1"
+        var subprotocol = InspectorProtocol.subprotocol
         /// The largest incoming message, in bytes.
         var maxMessageBytes: Int
         /// lws's receive buffer: messages arrive in chunks of at most this size.

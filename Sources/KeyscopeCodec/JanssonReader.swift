@@ -78,15 +78,10 @@ struct JanssonReader {
         var members: [String: Result<StoreValue, JanssonCodecError>] = [:]
         var iterator = json_object_iter(json)
         while let current = iterator {
-            guard let start = json_object_iter_key(current), let member = json_object_iter_value(current) else {
-                throw .missingChild()
+            guard let member = json_object_iter_value(current) else { throw .missingChild() }
+            members[try key(current, unescaping: false)] = Result { () throws(JanssonCodecError) in
+                try value(member, depth: 1)
             }
-            let raw = Self.utf8(start, count: json_object_iter_key_len(current))
-            let key =
-                restoresKeyControls
-                ? String(decoding: JSONPreScan.restoreKeyControls(raw), as: UTF8.self)
-                : String(decoding: raw, as: UTF8.self)
-            members[key] = Result { () throws(JanssonCodecError) in try value(member, depth: 1) }
             iterator = json_object_iter_next(json, current)
         }
         return members
@@ -119,11 +114,11 @@ struct JanssonReader {
     }
 
     /// The key at an object iterator without its `$`-escape (VALUES.md: one leading `$`, a one-byte scalar, is
-    /// dropped), with the pre-scan's rewrite of control characters undone.
-    private func key(_ iterator: UnsafeMutableRawPointer) throws(JanssonCodecError) -> String {
+    /// dropped; not for envelope keys, `unescaping: false`), with the pre-scan's rewrite of control characters undone.
+    private func key(_ iterator: UnsafeMutableRawPointer, unescaping: Bool = true) throws(JanssonCodecError) -> String {
         guard let start = json_object_iter_key(iterator) else { throw .missingChild() }
         var bytes = Self.utf8(start, count: json_object_iter_key_len(iterator))
-        if bytes.first == UInt8(ascii: "$") { bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst()) }
+        if unescaping, bytes.first == UInt8(ascii: "$") { bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst()) }
         if restoresKeyControls { return String(decoding: JSONPreScan.restoreKeyControls(bytes), as: UTF8.self) }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -32,10 +32,7 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let badJSON = Code(rawValue: "bad_json")
         /// The request's `type` is not one the server knows.
         public static let unknownType = Code(rawValue: "unknown_type")
-        /// A body or message over the server's size limit.
-        public static let tooLarge = Code(rawValue: "too_large")
-        /// No token, or the wrong one.
-        public static let unauthorized = Code(rawValue: "unauthorized")
+
     }
 
     /// The kind of error, as sent on the wire.

@@ -41,7 +41,10 @@ public struct ServerRecord: Sendable, Hashable, Codable {
     }
 
     /// `http://HOST:PORT` (IPv6 hosts in brackets; a wildcard host becomes loopback, where a local tool reaches it).
-    public var baseURL: String {
+    public var baseURL: String { Self.baseURL(host: host, port: port) }
+
+    /// `http://HOST:PORT` for a listening address, as a local tool reaches it.
+    public static func baseURL(host: String, port: Int) -> String {
         let reachable: String
         switch host {
         case "0.0.0.0", "": reachable = "127.0.0.1"

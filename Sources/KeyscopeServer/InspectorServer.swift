@@ -65,7 +65,7 @@ public final class InspectorServer: Sendable {
     public var dashboardURL: String? {
         phase.withLock { phase in
             guard case .running(let running) = phase else { return nil }
-            return Self.baseURL(host: options.host, port: running.port) + "/?token=" + running.core.token.value
+            return ServerRecord.baseURL(host: options.host, port: running.port) + "/?token=" + running.core.token.value
         }
     }
 
@@ -149,9 +149,5 @@ public final class InspectorServer: Sendable {
         guard options.headerTimeout >= .seconds(1) else {
             throw .invalidOption("the header timeout must be at least 1 second")
         }
-    }
-
-    static func baseURL(host: String, port: Int) -> String {
-        ServerRecord(host: host, port: port, token: "", name: "").baseURL
     }
 }

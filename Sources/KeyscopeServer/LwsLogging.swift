@@ -47,9 +47,7 @@ enum LwsLogging {
         return failures.withLock { $0.removeValue(forKey: thread) }
     }
 
-    private static var threadKey: UInt {
-        UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: Int(pthread_self()))))
-    }
+    private static var threadKey: UInt { UInt(pthread_self()) }
 
     private static func note(_ failure: ParseFailure) {
         let thread = threadKey

@@ -20,8 +20,8 @@ enum LwsResponse {
         let pre = kws_pre()
         let headerRoom = 1024 + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
         var buffer = [UInt8](repeating: 0, count: pre + headerRoom + body.count)
-        let written = buffer.withUnsafeMutableBufferPointer { raw -> Int32 in
-            guard let base = raw.baseAddress else { return -1 }
+        buffer.withUnsafeMutableBufferPointer { raw in
+            guard let base = raw.baseAddress else { return }
             let start = base + pre
             var cursor: UnsafeMutablePointer<UInt8>? = start
             let end = start + headerRoom
@@ -34,35 +34,33 @@ enum LwsResponse {
                 failed = addNamed(wsi, header.name, header.value, &cursor, end)
             }
             failed = failed || lws_finalize_http_header(wsi, &cursor, end) != 0
-            guard !failed, var position = cursor else { return -1 }
+            guard !failed, var position = cursor else { return }
             body.withUnsafeBufferPointer { source in
                 if let from = source.baseAddress, !source.isEmpty {
                     position.update(from: from, count: source.count)
                     position += source.count
                 }
             }
-            let length = position - start
-            return lws_write(wsi, start, length, LWS_WRITE_HTTP) == length ? 0 : -1
+            _ = lws_write(wsi, start, position - start, LWS_WRITE_HTTP)
         }
-        _ = written
         return -1
     }
 
-    /// Refuses a WebSocket upgrade with a whole HTTP/1.1 response written as is: at the upgrade confirmation lws
-    /// has not yet taken the request's HTTP version and would write an `HTTP/1.0` status line, which some
-    /// WebSocket clients cannot read. The connection closes after it.
-    static func refuseUpgrade(_ wsi: OpaquePointer, status: Int, code: String, message: String) {
-        let reasons = [400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found"]
-        let body = ServerMessages.httpError(code: code, message: message)
-        var head = "HTTP/1.1 \(status) \(reasons[status] ?? "Error")\r\n"
-        for (name, value) in LwsContextMemory.securityHeaders { head += "\(name) \(value)\r\n" }
-        if status == 401 { head += "www-authenticate: Bearer\r\n" }
-        head += "content-type: application/json\r\ncontent-length: \(body.count)\r\nconnection: close\r\n\r\n"
-        var buffer = [UInt8](repeating: 0, count: kws_pre()) + Array(head.utf8) + body
-        let length = buffer.count - kws_pre()
+    /// Writes bytes that are already a whole HTTP response (``Refusal/rawResponse``).
+    static func write(_ wsi: OpaquePointer, raw response: [UInt8]) {
+        var buffer = [UInt8](repeating: 0, count: kws_pre()) + response
         _ = buffer.withUnsafeMutableBufferPointer { raw in
-            lws_write(wsi, raw.baseAddress! + kws_pre(), length, LWS_WRITE_HTTP)
+            lws_write(wsi, raw.baseAddress! + kws_pre(), response.count, LWS_WRITE_HTTP)
         }
+    }
+
+    /// A refusal as a JSON error response (`{"error":{"code":…,"message":…}}`), with any headers it needs.
+    static func refuse(
+        _ wsi: OpaquePointer, _ refusal: Refusal, headers: [(name: String, value: String)] = []
+    ) -> Int32 {
+        send(
+            wsi, status: refusal.status, contentType: "application/json", body: refusal.body,
+            headers: refusal.extraHeaders + headers)
     }
 
     /// A JSON error: `{"error":{"code":…,"message":…}}`.
@@ -70,9 +68,7 @@ enum LwsResponse {
         _ wsi: OpaquePointer, status: Int, code: String, message: String,
         headers: [(name: String, value: String)] = []
     ) -> Int32 {
-        send(
-            wsi, status: status, contentType: "application/json",
-            body: ServerMessages.httpError(code: code, message: message), headers: headers)
+        refuse(wsi, Refusal(status: status, code: code, message: message), headers: headers)
     }
 
     /// A JSON body with status 200 (or another).

@@ -12,14 +12,10 @@ import Darwin
 /// What the client sent and lws did not read is drained first, and the write side is shut down after the
 /// response, so that the close is a FIN that lets the client read the answer rather than a reset that may lose it.
 enum RawRefusal {
-    static func send(_ wsi: OpaquePointer, status: Int, reason: String, code: String, message: String) {
+    static func send(_ wsi: OpaquePointer, _ refusal: Refusal) {
         let fd = lws_get_socket_fd(wsi)
         guard fd >= 0 else { return }
-        let body = ServerMessages.httpError(code: code, message: message)
-        var head = "HTTP/1.1 \(status) \(reason)\r\n"
-        for (name, value) in LwsContextMemory.securityHeaders { head += "\(name) \(value)\r\n" }
-        head += "content-type: application/json\r\ncontent-length: \(body.count)\r\nconnection: close\r\n\r\n"
-        let response = Array(head.utf8) + body
+        let response = refusal.rawResponse
         var scratch = [UInt8](repeating: 0, count: 16 << 10)
         for _ in 0..<64 where recv(fd, &scratch, scratch.count, Int32(MSG_DONTWAIT)) > 0 {}
         _ = response.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }

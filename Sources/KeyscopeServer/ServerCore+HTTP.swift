@@ -9,18 +9,14 @@ extension ServerCore {
     func http(_ wsi: OpaquePointer) -> Int32 {
         _ = LwsLogging.takeParseFailure()
         let request = LwsRequest(wsi: wsi)
+        if let refused = hostRefusal(request) { return LwsResponse.refuse(wsi, refused) }
         guard let (method, path) = request.methodAndPath else {
-            if let refused = refusal(request, checkOrigin: false) { return refuse(wsi, refused) }
             return LwsResponse.error(wsi, status: 400, code: "bad_request", message: "the request line cannot be read")
         }
         // PROTOCOL.md: every non-GET request with an Origin is checked (HEAD included).
-        if let refused = refusal(request, checkOrigin: method != "GET") { return refuse(wsi, refused) }
+        if method != "GET", let refused = originRefusal(request) { return LwsResponse.refuse(wsi, refused) }
         guard Self.isProtected(path) else { return staticFile(wsi, method: method, path: path) }
-        guard authorized(request) else {
-            return LwsResponse.error(
-                wsi, status: 401, code: "unauthorized", message: Self.unauthorizedMessage,
-                headers: [("WWW-Authenticate", "Bearer")])
-        }
+        guard authorized(request) else { return LwsResponse.refuse(wsi, .unauthorized) }
         switch (method, path) {
         case ("GET", "/api/health"):
             return LwsResponse.json(
@@ -28,7 +24,7 @@ extension ServerCore {
         case ("GET", "/api/snapshot"):
             return LwsResponse.json(wsi, hub.snapshot().messageBytes())
         case ("POST", "/api/request"):
-            return beginBody(wsi, request, path: path)
+            return beginBody(wsi, request)
         case (_, InspectorProtocol.webSocketPath):
             return LwsResponse.error(
                 wsi, status: 400, code: "bad_request",
@@ -53,10 +49,6 @@ extension ServerCore {
             || path.hasPrefix("/tune/")
     }
 
-    func refuse(_ wsi: OpaquePointer, _ refused: (status: Int, code: String, message: String)) -> Int32 {
-        LwsResponse.error(wsi, status: refused.status, code: refused.code, message: refused.message)
-    }
-
     // MARK: Static files
 
     private func staticFile(_ wsi: OpaquePointer, method: String, path: String) -> Int32 {
@@ -77,7 +69,7 @@ extension ServerCore {
     // MARK: Bodies
 
     /// Checks a write's media type and declared length, then waits for its body.
-    private func beginBody(_ wsi: OpaquePointer, _ request: LwsRequest, path: String) -> Int32 {
+    private func beginBody(_ wsi: OpaquePointer, _ request: LwsRequest) -> Int32 {
         if options.readOnly {
             return LwsResponse.error(
                 wsi, status: 403, code: "read_only", message: RequestExecutor.readOnlyError.message)
@@ -94,45 +86,42 @@ extension ServerCore {
         {
             return tooLarge(wsi)
         }
-        bodies[wsi] = PendingBody(path: path)
+        bodies[wsi] = []
         return 0
     }
 
     func httpBody(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
-        guard var body = bodies[wsi] else { return 0 }
-        guard body.bytes.count + length <= options.maxBodyBytes else {
+        guard let received = bodies[wsi]?.count else { return 0 }
+        guard received + length <= options.maxBodyBytes else {
             bodies[wsi] = nil
             return tooLarge(wsi)
         }
         if let input, length > 0 {
-            body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+            bodies[wsi]?.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
         }
-        bodies[wsi] = body
         return 0
     }
 
     func httpBodyCompleted(_ wsi: OpaquePointer) -> Int32 {
         guard let body = bodies.removeValue(forKey: wsi) else { return 0 }
-        let outcome = executor.execute(body.bytes)
+        let outcome = executor.execute(body)
         let status = outcome.error.map { Self.status(for: $0.code) } ?? 200
         return LwsResponse.json(wsi, outcome.reply, status: status)
     }
 
     /// 413, then the connection closes: the rest of the body is not read.
     private func tooLarge(_ wsi: OpaquePointer) -> Int32 {
-        _ = LwsResponse.error(
+        LwsResponse.error(
             wsi, status: 413, code: "too_large",
             message: "the body is over the server's limit of \(options.maxBodyBytes) bytes")
-        return -1
     }
 
     /// The HTTP status of a reply's error code for `POST /api/request`.
     static func status(for code: HubError.Code) -> Int {
         switch code {
-        case .readOnly, .unauthorized: code == .readOnly ? 403 : 401
+        case .readOnly: 403
         case .unknownStore: 404
         case .conflict: 409
-        case .tooLarge: 413
         default: 400
         }
     }

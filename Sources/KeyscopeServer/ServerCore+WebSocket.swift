@@ -7,22 +7,9 @@ extension ServerCore {
     /// lws asks before upgrading: refuse with a real HTTP status (403, 401, 404) rather than a dropped socket.
     /// Returning 1 tells lws the response was written here.
     func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
-        let request = LwsRequest(wsi: wsi)
-        if let refused = refusal(request, checkOrigin: true) {
-            LwsResponse.refuseUpgrade(wsi, status: refused.status, code: refused.code, message: refused.message)
-            return 1
-        }
-        guard request.methodAndPath?.path == InspectorProtocol.webSocketPath else {
-            LwsResponse.refuseUpgrade(
-                wsi, status: 404, code: "not_found",
-                message: "the WebSocket endpoint is \(InspectorProtocol.webSocketPath)")
-            return 1
-        }
-        guard authorized(request) else {
-            LwsResponse.refuseUpgrade(wsi, status: 401, code: "unauthorized", message: Self.unauthorizedMessage)
-            return 1
-        }
-        return 0
+        guard let refused = upgradeRefusal(LwsRequest(wsi: wsi)) else { return 0 }
+        LwsResponse.write(wsi, raw: refused.rawResponse)
+        return 1
     }
 
     /// A client is in: hello, then its snapshot (or, resuming with `?resume=SEQ`, the entries after SEQ).

@@ -32,7 +32,8 @@ final class ServerCore: @unchecked Sendable {
 
     // Service thread only.
     var sessions: [OpaquePointer: WebSocketSession] = [:]
-    var bodies: [OpaquePointer: PendingBody] = [:]
+    /// The bodies of `POST /api/request`s being received.
+    var bodies: [OpaquePointer: [UInt8]] = [:]
     var stopping = false
     /// The service loop ends once this is set.
     var finished = false
@@ -103,7 +104,7 @@ final class ServerCore: @unchecked Sendable {
             return confirmUpgrade(wsi)
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             // The upgrade was confirmed above; this is a second line in case lws skips the confirmation.
-            return admitted(LwsRequest(wsi: wsi)) ? 0 : 1
+            return upgradeRefusal(LwsRequest(wsi: wsi)) == nil ? 0 : 1
         case LWS_CALLBACK_ESTABLISHED:
             return established(wsi)
         case LWS_CALLBACK_RECEIVE:
@@ -133,12 +134,17 @@ final class ServerCore: @unchecked Sendable {
         switch failure {
         case .tooLarge:
             RawRefusal.send(
-                wsi, status: 431, reason: "Request Header Fields Too Large", code: "too_large",
-                message: "the request line and headers are over the server's limit of \(options.maxHeaderBytes) bytes")
+                wsi,
+                Refusal(
+                    status: 431, code: "too_large",
+                    message:
+                        "the request line and headers are over the server's limit of \(options.maxHeaderBytes) bytes"))
         case .malformed:
             RawRefusal.send(
-                wsi, status: 400, reason: "Bad Request", code: "bad_request",
-                message: "the request cannot be parsed (a bad escape such as %00, or a broken request line)")
+                wsi,
+                Refusal(
+                    status: 400, code: "bad_request",
+                    message: "the request cannot be parsed (a bad escape such as %00, or a broken request line)"))
         case .answered:
             break
         }
@@ -160,22 +166,22 @@ final class ServerCore: @unchecked Sendable {
 
     // MARK: Checks shared by HTTP and upgrades
 
-    /// The Host rule, then (for upgrades and non-GET requests) the Origin rule: `nil` when the request may go on,
-    /// else the status, code and message to refuse it with.
-    func refusal(_ request: LwsRequest, checkOrigin: Bool) -> (status: Int, code: String, message: String)? {
+    /// The Host rule (checked before anything else): `nil` when the request may go on.
+    func hostRefusal(_ request: LwsRequest) -> Refusal? {
         switch policy.checkHost(request.values(WSI_TOKEN_HOST)) {
-        case .allowed: break
-        case .forbidden(let message): return (403, "forbidden", message)
-        case .malformed(let message): return (400, "bad_request", message)
+        case .allowed: nil
+        case .forbidden(let message): Refusal(status: 403, code: "forbidden", message: message)
+        case .malformed(let message): Refusal(status: 400, code: "bad_request", message: message)
         }
-        if checkOrigin, let origin = request.value(WSI_TOKEN_ORIGIN), !policy.allowsOrigin(origin) {
-            return (
-                403, "forbidden",
-                "Origin \"\(origin)\" may not use this server; open the dashboard from this server, or start it with "
-                    + "--allow-origin \(origin)"
-            )
-        }
-        return nil
+    }
+
+    /// The Origin rule, for upgrades and non-GET requests: only a request that has an Origin is checked.
+    func originRefusal(_ request: LwsRequest) -> Refusal? {
+        guard let origin = request.value(WSI_TOKEN_ORIGIN), !policy.allowsOrigin(origin) else { return nil }
+        return Refusal(
+            status: 403, code: "forbidden",
+            message: "Origin \"\(origin)\" may not use this server; open the dashboard from this server, or start it "
+                + "with --allow-origin \(origin)")
     }
 
     /// Whether the request carries this server's token.
@@ -184,18 +190,13 @@ final class ServerCore: @unchecked Sendable {
         return token.matches(presented.utf8)
     }
 
-    /// Every rule an upgrade must pass (Host, Origin, path, token).
-    func admitted(_ request: LwsRequest) -> Bool {
-        refusal(request, checkOrigin: true) == nil && request.methodAndPath?.path == InspectorProtocol.webSocketPath
-            && authorized(request)
+    /// Every rule an upgrade must pass, in order (Host, Origin, path, token): `nil` when it may go on.
+    func upgradeRefusal(_ request: LwsRequest) -> Refusal? {
+        if let refused = hostRefusal(request) ?? originRefusal(request) { return refused }
+        guard request.methodAndPath?.path == InspectorProtocol.webSocketPath else {
+            return Refusal(
+                status: 404, code: "not_found", message: "the WebSocket endpoint is \(InspectorProtocol.webSocketPath)")
+        }
+        return authorized(request) ? nil : .unauthorized
     }
-
-    static let unauthorizedMessage =
-        "a token is required: send `Authorization: Bearer TOKEN` or add ?token=TOKEN (the server printed it at start)"
-}
-
-/// An HTTP request body being received.
-struct PendingBody {
-    var bytes: [UInt8] = []
-    let path: String
 }

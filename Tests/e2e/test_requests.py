@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from support import KeyscopeServer, StreamClient, http, request_http, store_root, unique_key
+from support import KeyscopeServer, StreamClient, http, request_http, store_root, unique_key, with_known_deviations
 
 SERVER_ARGS = ["--rate", "20"]
 STORE = "app/memory"
@@ -295,17 +295,11 @@ def error_cases(key: str) -> list[tuple[str, object, str, int]]:
 
 CASE_NAMES = [case[0] for case in error_cases("k")]
 
-# Known deviations, reported as xfail (strict: they fail the suite the day they start passing, so the mark goes).
 KNOWN_DEVIATIONS = {
     "integer beyond int64": "jansson refuses the whole message ('too big integer') before the id can be read, "
     "so the reply is bad_json with id null instead of type_mismatch with the id",
 }
-CASE_PARAMS = [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=KNOWN_DEVIATIONS[name]))
-    if name in KNOWN_DEVIATIONS
-    else name
-    for name in CASE_NAMES
-]
+CASE_PARAMS = with_known_deviations(CASE_NAMES, KNOWN_DEVIATIONS)
 
 
 def case_named(key: str, name: str):

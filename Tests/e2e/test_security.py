@@ -17,6 +17,7 @@ import pytest
 from websockets.exceptions import InvalidMessage, InvalidStatus
 
 from support import (
+    with_known_deviations,
     REPO,
     KeyscopeServer,
     RawWebSocket,
@@ -486,17 +487,11 @@ TRAVERSAL = [
 OUTSIDE_MARKERS = [b"swift-tools-version", b"[core]", b"root:x:0:0", b"\x7fELF"]
 
 
-# Known deviations, reported as xfail (strict: they fail the suite the day they start passing, so the mark goes).
 TRAVERSAL_DEVIATIONS = {
     "/%00": "lws 4.1 drops a lone %00 while decoding, so the server sees `/` and serves Public/index.html "
     "(nothing outside Public; `/x%00` and `/index.html%00` are refused)",
 }
-TRAVERSAL_PARAMS = [
-    pytest.param(path, marks=pytest.mark.xfail(strict=True, reason=TRAVERSAL_DEVIATIONS[path]))
-    if path in TRAVERSAL_DEVIATIONS
-    else path
-    for path in TRAVERSAL
-]
+TRAVERSAL_PARAMS = with_known_deviations(TRAVERSAL, TRAVERSAL_DEVIATIONS)
 
 
 @pytest.mark.parametrize("path", TRAVERSAL_PARAMS)

@@ -1,0 +1,38 @@
+/// Why the server refuses an HTTP request or a WebSocket upgrade: the status, the wire code, and a message that says
+/// what to do about it. Sent as `{"error":{"code":…,"message":…}}`.
+struct Refusal: Sendable, Hashable {
+    let status: Int
+    let code: String
+    let message: String
+
+    /// A missing or wrong token (401, with `WWW-Authenticate: Bearer`).
+    static let unauthorized = Refusal(
+        status: 401, code: "unauthorized",
+        message: "a token is required: send `Authorization: Bearer TOKEN` or add ?token=TOKEN (the server printed it "
+            + "at start)")
+
+    /// The JSON body.
+    var body: [UInt8] { ServerMessages.httpError(code: code, message: message) }
+
+    /// Headers this refusal needs beside the usual ones.
+    var extraHeaders: [(name: String, value: String)] {
+        status == 401 ? [("www-authenticate", "Bearer")] : []
+    }
+
+    /// The whole HTTP/1.1 response as bytes, security headers included, for the two places where lws's header
+    /// helpers cannot be used: a refused upgrade (lws would write an `HTTP/1.0` status line there, which some
+    /// WebSocket clients cannot read) and a request lws dropped while parsing it (see ``RawRefusal``).
+    var rawResponse: [UInt8] {
+        let body = body
+        var head = "HTTP/1.1 \(status) \(Self.reasons[status] ?? "Error")\r\n"
+        for (name, value) in LwsContextMemory.securityHeaders { head += "\(name) \(value)\r\n" }
+        for (name, value) in extraHeaders { head += "\(name): \(value)\r\n" }
+        head += "content-type: application/json\r\ncontent-length: \(body.count)\r\nconnection: close\r\n\r\n"
+        return Array(head.utf8) + body
+    }
+
+    private static let reasons = [
+        400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+        431: "Request Header Fields Too Large",
+    ]
+}
