@@ -8,6 +8,7 @@ const storesEl = document.getElementById("stores");
 const seqEl = document.getElementById("seq");
 const keep = 200;
 let lastSeq = null;
+let snapshotSeq = null;
 let stores = new Map();
 let delay = 250;
 
@@ -36,7 +37,12 @@ function renderStores() {
       return block;
     }),
   );
-  seqEl.textContent = lastSeq === null ? "" : `as of seq ${lastSeq}`;
+  showSeq();
+}
+
+// The trees are the latest snapshot's (this interim page does not apply changes); the stream goes on past it.
+function showSeq() {
+  seqEl.textContent = snapshotSeq === null ? "" : `snapshot at seq ${snapshotSeq} · stream at seq ${lastSeq}`;
 }
 
 function handle(message) {
@@ -48,15 +54,19 @@ function handle(message) {
     case "snapshot":
       stores = new Map(message.stores.map((store) => [store.id, store]));
       lastSeq = message.seq;
+      snapshotSeq = message.seq;
       renderStores();
       break;
     case "changes":
+      let storesChanged = false;
       for (const entry of message.entries) {
         lastSeq = entry.seq;
         if (entry.event === "registered") stores.set(entry.store, { id: entry.store, version: entry.version, root: entry.root });
         else if (entry.event === "removed") stores.delete(entry.store);
+        storesChanged ||= entry.event === "registered" || entry.event === "removed";
       }
-      seqEl.textContent = `as of seq ${lastSeq}`;
+      if (storesChanged) renderStores();
+      else showSeq();
       break;
   }
 }
