@@ -30,8 +30,9 @@ struct ServeCommand: AsyncParsableCommand {
 
             Security: the server listens on loopback unless --host says otherwise, accepts only Host headers \
             naming localhost, 127.0.0.1 or [::1] (plus --allow-host names) with its own port, checks Origin on \
-            WebSocket upgrades and writes, and needs the token for everything but the dashboard's files. The \
-            token is random per start unless --token or KEYSCOPE_TOKEN gives one (16 or more URL-safe characters).
+            WebSocket upgrades and every non-GET request, and needs the token for everything but the dashboard's \
+            files. The token is random per start unless --token or KEYSCOPE_TOKEN gives one (16 or more URL-safe \
+            characters). Each HTTP connection answers one request (Connection: close); see docs/protocol.md.
 
             Sizes take KiB or MiB suffixes (16KiB, 4MiB).
             """
