@@ -58,11 +58,13 @@ public final class HubCursor: Sendable {
         position.withLock { position -> CursorRead? in
             enum Plan {
                 case send([HubLogEntry])
-                case resync(SnapshotParts, gapFrom: Int?)
+                case resync(gapFrom: Int?)
             }
+            // Settling first keeps the log within its bounds, on this (the reader's) thread rather than the writer's.
+            hub.settle()
             let plan = hub.state.withLock { state -> Plan in
-                if position.mustResync { return .resync(state.snapshotParts(), gapFrom: nil) }
-                if position.next < state.log.firstSeq { return .resync(state.snapshotParts(), gapFrom: position.next) }
+                if position.mustResync { return .resync(gapFrom: nil) }
+                if position.next < state.log.firstSeq { return .resync(gapFrom: position.next) }
                 return .send(state.log.entries(from: position.next, limit: max(1, maxEntries)))
             }
             switch plan {
@@ -78,8 +80,8 @@ public final class HubCursor: Sendable {
                 }
                 position.next += count
                 return .entries(count == entries.count ? entries : Array(entries.prefix(count)))
-            case .resync(let parts, let gapFrom):
-                let snapshot = Self.reposition(&position, hub: hub, parts: parts)
+            case .resync(let gapFrom):
+                let snapshot = Self.reposition(&position, to: hub.makeSnapshot())
                 return gapFrom.map { .gap(from: $0, to: snapshot.seq, snapshot: snapshot) } ?? .snapshot(snapshot)
             }
         }
@@ -88,7 +90,7 @@ public final class HubCursor: Sendable {
     /// A fresh snapshot, with the cursor moved to just after it (the `resync` request).
     public func resync() -> HubSnapshot {
         position.withLock { position in
-            Self.reposition(&position, hub: hub, parts: hub.state.withLock { $0.snapshotParts() })
+            Self.reposition(&position, to: hub.makeSnapshot())
         }
     }
 
@@ -103,14 +105,13 @@ public final class HubCursor: Sendable {
         }
     }
 
-    private static func reposition(_ position: inout Position, hub: InspectorHub, parts: SnapshotParts)
-        -> HubSnapshot
-    {
-        let snapshot = hub.finish(parts)
-        position.next = snapshot.seq + 1
+    private static func reposition(
+        _ position: inout Position, to made: (snapshot: HubSnapshot, subscriptionsVersion: Int)
+    ) -> HubSnapshot {
+        position.next = made.snapshot.seq + 1
         position.mustResync = false
-        position.subscriptionsSeen = parts.subscriptionsVersion
-        return snapshot
+        position.subscriptionsSeen = made.subscriptionsVersion
+        return made.snapshot
     }
 }
 

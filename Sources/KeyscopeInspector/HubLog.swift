@@ -1,16 +1,22 @@
 /// The bounded in-memory log: entries in `seq` order, the oldest dropped when a bound is passed.
 ///
-/// A value type kept inside the hub's lock box. Appending is amortised O(1): evicted slots are cleared at once (so
-/// their values are released) and the array is compacted only when more than half of it is cleared slots.
-/// Readers never hold entries in place: they copy references out, so eviction just moves the tail.
+/// A value type kept inside the hub's lock box. Appending only stores the entry: the writer's thread pays nothing
+/// more. Bounds are enforced by ``settle(through:sizes:options:keepAfter:)``, which a reader (or the writer, once
+/// enough is pending) calls with the entries' estimated sizes; only settled entries are evicted. Evicted slots are
+/// cleared at once and the array is compacted only when more than half of it is cleared slots. Readers copy
+/// references out, so eviction just moves the tail.
 struct HubLog {
     /// Slots `head...` hold the live entries; earlier slots are cleared.
     private var slots: [HubLogEntry?] = []
+    /// The estimated line size of each settled live entry: `sizes[i]` belongs to `slots[i]`, for `head..<settled`.
+    private var sizes: [Int] = []
     private var head = 0
-    /// The sum of the live entries' ``HubLogEntry/estimatedBytes``.
+    /// The sum of the settled live entries' estimated sizes.
     private(set) var bytes = 0
     /// The seq the next entry gets.
     private(set) var nextSeq = 1
+    /// The newest seq whose entry was settled (0 before the first).
+    private(set) var settledSeq = 0
     /// How many entries were ever evicted (for tests and metrics).
     private(set) var evicted = 0
 
@@ -19,25 +25,44 @@ struct HubLog {
     /// The newest seq handed out (0 before the first entry).
     var lastSeq: Int { nextSeq - 1 }
     var count: Int { slots.count - head }
+    /// Entries appended but not settled yet.
+    var unsettled: Int { lastSeq - settledSeq }
 
-    /// Takes the next seq for `make`'s entry, appends it, then evicts the oldest entries until both bounds hold
-    /// again (the newest entry always stays, however large).
-    mutating func append(_ make: (Int) -> HubLogEntry, options: HubOptions) -> HubLogEntry {
+    /// Takes the next seq for `make`'s entry and appends it. Bounds are not checked here (see ``settle``).
+    mutating func append(_ make: (Int) -> HubLogEntry) -> HubLogEntry {
         let entry = make(nextSeq)
         nextSeq += 1
         slots.append(entry)
-        bytes += entry.estimatedBytes
-        while count > 1, count > options.maxEntries || bytes > options.maxBytes {
-            bytes -= slots[head]!.estimatedBytes
+        return entry
+    }
+
+    /// Records the sizes of the entries after ``settledSeq`` up to `seq` (one per entry, in order), then evicts the
+    /// oldest entries until both bounds hold again (the newest entry always stays, however large, and so does every
+    /// entry after `keepAfter`, the seq a snapshot being made starts from). Returns the evicted entries so that the
+    /// caller can release them outside its lock.
+    mutating func settle(through seq: Int, sizes newSizes: [Int], options: HubOptions, keepAfter: Int?)
+        -> [HubLogEntry]
+    {
+        precondition(seq - settledSeq == newSizes.count && seq <= lastSeq, "settle must follow the log in order")
+        sizes += newSizes
+        for size in newSizes { bytes += size }
+        settledSeq = seq
+        var retired: [HubLogEntry] = []
+        // Only settled entries may go, and none that a snapshot being made will read.
+        let lastEvictable = min(settledSeq, keepAfter ?? .max)
+        while count > 1, firstSeq <= lastEvictable, count > options.maxEntries || bytes > options.maxBytes {
+            bytes -= sizes[head]
+            retired.append(slots[head]!)
             slots[head] = nil
             head += 1
             evicted += 1
         }
         if head > 1024, head > slots.count / 2 {
             slots.removeFirst(head)
+            sizes.removeFirst(head)
             head = 0
         }
-        return entry
+        return retired
     }
 
     /// The entry with `seq`, if it is still in the log.

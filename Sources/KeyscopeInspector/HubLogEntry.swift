@@ -31,19 +31,19 @@ public final class HubLogEntry: Sendable {
     /// The store the event is about.
     public let storeID: StoreID
     public let event: HubLogEvent
-    /// The estimated size of ``lineBytes``, known without encoding (see `JSONSizeEstimate`): what the log's byte
-    /// bound counts. It is computed by the observer, under the store's lock, in one walk over the patches' values.
-    public let estimatedBytes: Int
     /// The encoded line, made on first use. Only readers take this lock, never a store's observer.
     private let encoded = Mutex<[UInt8]?>(nil)
 
-    init(seq: Int, time: LogTime, storeID: StoreID, event: HubLogEvent, estimatedBytes: Int) {
+    init(seq: Int, time: LogTime, storeID: StoreID, event: HubLogEvent) {
         self.seq = seq
         self.time = time
         self.storeID = storeID
         self.event = event
-        self.estimatedBytes = estimatedBytes
     }
+
+    /// The estimated size of ``lineBytes``, known without encoding (see `JSONSizeEstimate`): what the log's byte
+    /// bound counts. One walk over the patches' values, made when the hub settles the entry (not by the writer).
+    public var estimatedBytes: Int { Self.estimate(event, storeIDSize: JSONSizeEstimate.string(storeID.description)) }
 
     /// The change, when the entry is one (not a store event).
     public var change: StoreChange? {
@@ -72,7 +72,7 @@ public final class HubLogEntry: Sendable {
     private func encodeLine() -> [UInt8] {
         guard case .change(let change) = event else { return jsonObject.jsonBytes(sortedKeys: true) }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(estimatedBytes + 16)
+        bytes.reserveCapacity(256)
         bytes += #"{"patches":["#.utf8
         for (index, patch) in change.patches.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -133,10 +133,10 @@ public final class HubLogEntry: Sendable {
         return .object(object)
     }
 
-    /// The estimated line size of an event of `storeID`, before it has a seq and a time.
-    static func estimate(_ event: HubLogEvent, storeID: StoreID) -> Int {
+    /// The estimated line size of an event whose store id takes `storeIDSize` bytes quoted.
+    static func estimate(_ event: HubLogEvent, storeIDSize: Int) -> Int {
         // `{"seq":N,"store":"…","time":"…Z"}` with room for a 12-digit seq.
-        let common = 52 + JSONSizeEstimate.string(storeID.description)
+        let common = 52 + storeIDSize
         switch event {
         case .change(let change):
             var total = common + 25 + (change.transactionID == nil ? 4 : 38) + max(0, change.patches.count - 1)

@@ -27,9 +27,8 @@ public struct HubStoreState: Sendable, Hashable {
 /// let (snapshot, cursor) = hub.makeCursor()
 /// send(snapshot.messageBytes())      // {"type":"snapshot","seq":…,"stores":[…],"subscriptions":[…]}
 /// ```
-/// Built from the hub's own copy of the stores, so it never waits for a store's lock; only the subscription list
-/// is read from the stores themselves (for fresh delivery counts), which is why it must not be made from inside an
-/// observer.
+/// Made by reading each store inside a transaction of its own (see ``InspectorHub/snapshot()``), which is why it
+/// must not be made from inside a store's observer or transaction.
 public struct HubSnapshot: Sendable, Hashable {
     /// The last seq the state includes (0 before any entry).
     public let seq: Int
@@ -58,21 +57,5 @@ public struct HubSnapshot: Sendable, Hashable {
         bytes += HubMessages.subscriptionList(subscriptions)
         bytes.append(UInt8(ascii: "}"))
         return bytes
-    }
-}
-
-/// What the hub keeps under its lock to make a snapshot: the cheap part, copied out; the subscription lists are
-/// refreshed from the stores afterwards, outside the lock.
-struct SnapshotParts {
-    var seq: Int
-    var stores: [HubStoreState]
-    var mirroredSubscriptions: [StoreID: [SubscriptionInfo]]
-    var subscriptionsVersion: Int
-
-    init(mirror: HubMirror, seq: Int, subscriptionsVersion: Int) {
-        self.seq = seq
-        self.subscriptionsVersion = subscriptionsVersion
-        stores = mirror.stores.map { HubStoreState(id: $0.key, version: $0.value.version, root: $0.value.root) }
-        mirroredSubscriptions = mirror.stores.mapValues(\.subscriptions)
     }
 }

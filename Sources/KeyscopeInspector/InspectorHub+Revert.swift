@@ -18,6 +18,7 @@ extension InspectorHub {
     @discardableResult
     public func revert(seq: Int) throws(HubError) -> Int? {
         try refuseIfReadOnly()
+        settle()  // so that the log's range is its bounded one
         let (entry, range) = state.withLock { ($0.log.entry(seq: seq), ($0.log.firstSeq, $0.log.lastSeq)) }
         guard let entry else {
             throw .badRequest(

@@ -73,7 +73,7 @@ extension InspectorHub {
     }
 
     func resolveStore(_ id: StoreID) throws(HubError) -> any Store {
-        guard state.withLock({ $0.running && $0.mirror.contains(id) }), let store = registry.store(id) else {
+        guard state.withLock({ $0.running && $0.known[id] != nil }), let store = registry.store(id) else {
             throw HubError(code: .unknownStore, message: "no store \(id) is registered; the snapshot lists the stores")
         }
         return store

@@ -17,33 +17,37 @@ import Synchronization
 /// ```
 ///
 /// **Under the store's lock.** The registry calls the hub's observer synchronously, under the lock of the store
-/// that changed. The observer takes the next seq and the time, appends the entry, updates the hub's copy of that
-/// store (``HubMirror``) and calls ``onAppend``; its only walk over values is the byte estimate, and it never encodes
-/// JSON, never waits for a client and never calls a store. Appending never waits for readers: a cursor that the log's
-/// tail passed gets a `gap` and a fresh snapshot when it next reads.
+/// that changed. The observer only takes the next seq and the time, appends the entry and calls ``onAppend``: it
+/// never walks a value, never encodes JSON, never waits for a client and never calls a store. The log's bounds (byte
+/// estimates, eviction) are kept by ``settle()`` on a reader's thread, and a snapshot reads the stores themselves
+/// (see ``snapshot()``), so the hub keeps no copy of their state. Appending never waits for readers: a cursor that
+/// the log's tail passed gets a `gap` and a fresh snapshot when it next reads.
 ///
-/// **Thread safety.** All mutable state is in one `Mutex` (the log, the mirror, the subscriptions version), held only
-/// for short sections that call out to nothing; start and stop are serialised by a second one.
+/// **Thread safety.** The log and the known stores are in one `Mutex`, held by the observer only to append and by
+/// readers only to copy references out; it is never held while calling out. Settling is serialised by a second one,
+/// start and stop by a third.
 public final class InspectorHub: Sendable {
     public let registry: StoreRegistry
     public let options: HubOptions
 
     struct State {
         var log = HubLog()
-        var mirror = HubMirror()
+        /// The stores the log's newest entry leaves in the state, with the subscription list each last reported
+        /// (the live list is read from the store when asked). The observer decides with it what belongs in the log.
+        var known: [StoreID: [SubscriptionInfo]] = [:]
         /// Bumped on every `.subscriptionsChanged` of a known store; cursors compare it with what they last sent.
         var subscriptionsVersion = 0
         /// Bumped by start and stop, so that a call from a detached observer (already on its way) is ignored.
         var generation = 0
         var running = false
         var onAppend: (@Sendable () -> Void)?
-
-        func snapshotParts() -> SnapshotParts {
-            SnapshotParts(mirror: mirror, seq: log.lastSeq, subscriptionsVersion: subscriptionsVersion)
-        }
+        /// The seqs that snapshots being made start from: entries after the oldest are not evicted meanwhile.
+        var pins: [Int] = []
     }
 
     let state = Mutex(State())
+    /// Serialises ``settle()``; taken before `state`, never while holding it.
+    private let settling = Mutex(())
     /// The observation while running; held through the whole of start and stop.
     private let lifecycle = Mutex<ObservationToken?>(nil)
 
@@ -67,13 +71,18 @@ public final class InspectorHub: Sendable {
     /// The newest seq handed out (0 before the first entry).
     public var lastSeq: Int { state.withLock { $0.log.lastSeq } }
 
-    /// The oldest and newest seq still in the log; empty before the first entry or when it was all evicted.
+    /// The oldest and newest seq still in the log (after settling it); empty before the first entry or when it was
+    /// all evicted.
     public var logRange: ClosedRange<Int>? {
-        state.withLock { $0.log.count == 0 ? nil : $0.log.firstSeq...$0.log.lastSeq }
+        settle()
+        return state.withLock { $0.log.count == 0 ? nil : $0.log.firstSeq...$0.log.lastSeq }
     }
 
-    /// The log entry with `seq`, if it is still in the log.
-    public func entry(seq: Int) -> HubLogEntry? { state.withLock { $0.log.entry(seq: seq) } }
+    /// The log entry with `seq`, if it is still in the log (after settling it).
+    public func entry(seq: Int) -> HubLogEntry? {
+        settle()
+        return state.withLock { $0.log.entry(seq: seq) }
+    }
 
     /// Changes whenever a known store's subscriptions start or end; see ``HubCursor/subscriptionsUpdate()``.
     public var subscriptionsVersion: Int { state.withLock { $0.subscriptionsVersion } }
@@ -104,17 +113,15 @@ public final class InspectorHub: Sendable {
             let wake = state.withLock { state -> (@Sendable () -> Void)? in
                 state.running = false
                 state.generation += 1
-                for id in state.mirror.stores.keys.sorted() {
-                    let estimate = HubLogEntry.estimate(.removed, storeID: id)
-                    _ = state.log.append(
-                        { HubLogEntry(seq: $0, time: .now, storeID: id, event: .removed, estimatedBytes: estimate) },
-                        options: options)
+                for id in state.known.keys.sorted() {
+                    _ = state.log.append { HubLogEntry(seq: $0, time: .now, storeID: id, event: .removed) }
                 }
-                state.mirror.removeAll()
+                state.known = [:]
                 return state.onAppend
             }
             observation.cancel()
             token = nil
+            settle()
             wake?()
         }
     }
@@ -127,18 +134,12 @@ public final class InspectorHub: Sendable {
             try store.transaction { tx in
                 guard let registered = registry.store(store.id), registered === store else { return }
                 let event = HubLogEvent.registered(version: store.version, root: tx.get(.root) ?? .emptyObject)
-                let estimate = HubLogEntry.estimate(event, storeID: store.id)
                 let wake = state.withLock { state -> (@Sendable () -> Void)? in
-                    guard state.running, state.generation == generation, !state.mirror.contains(store.id) else {
+                    guard state.running, state.generation == generation, state.known[store.id] == nil else {
                         return nil
                     }
-                    _ = state.mirror.apply(event, to: store.id)
-                    _ = state.log.append(
-                        {
-                            HubLogEntry(
-                                seq: $0, time: .now, storeID: store.id, event: event, estimatedBytes: estimate)
-                        },
-                        options: options)
+                    state.known[store.id] = []
+                    _ = state.log.append { HubLogEntry(seq: $0, time: .now, storeID: store.id, event: event) }
                     return state.onAppend
                 }
                 wake?()
@@ -160,54 +161,97 @@ public final class InspectorHub: Sendable {
         case .removed: event = .removed
         case .subscriptionsChanged(_, let list):
             let wake = state.withLock { state -> (@Sendable () -> Void)? in
-                guard state.running, state.generation == generation,
-                    state.mirror.setSubscriptions(list, of: id)
-                else { return nil }
+                guard state.running, state.generation == generation, state.known[id] != nil else { return nil }
+                state.known[id] = list
                 state.subscriptionsVersion += 1
                 return state.onAppend
             }
             wake?()
             return
         }
-        let estimate = HubLogEntry.estimate(event, storeID: id)
-        let appended = state.withLock { state -> (entry: HubLogEntry, wake: (@Sendable () -> Void)?)? in
-            guard state.running, state.generation == generation, state.mirror.apply(event, to: id) else { return nil }
-            let entry = state.log.append(
-                { HubLogEntry(seq: $0, time: .now, storeID: id, event: event, estimatedBytes: estimate) },
-                options: options)
-            return (entry, state.onAppend)
+        let appended = state.withLock { state -> (entry: HubLogEntry, wake: (@Sendable () -> Void)?, settle: Bool)? in
+            guard state.running, state.generation == generation, Self.admit(event, of: id, known: &state.known) else {
+                return nil
+            }
+            let entry = state.log.append { HubLogEntry(seq: $0, time: .now, storeID: id, event: event) }
+            return (entry, state.onAppend, state.log.unsettled >= Self.writerSettleThreshold)
         }
         guard let appended else { return }
         WriteTicket.current?.offer(appended.entry, from: self)
+        // Readers settle the log as they read; with none reading, the writer does it now and then, so that the
+        // bounds hold (give or take the threshold) and the mirror stays close.
+        if appended.settle { settle() }
         appended.wake?()
+    }
+
+    /// How many entries may wait for ``settle()`` before the writer settles them itself.
+    static let writerSettleThreshold = 1024
+
+    /// Whether an event belongs in the log, updating the known stores: events of stores the hub does not know are
+    /// dropped (only possible while ``start()`` is picking stores up: its read of such a store's state already
+    /// includes them).
+    private static func admit(_ event: HubLogEvent, of id: StoreID, known: inout [StoreID: [SubscriptionInfo]])
+        -> Bool
+    {
+        switch event {
+        case .registered:
+            if known[id] == nil { known[id] = [] }
+            return true
+        case .change, .reset:
+            return known[id] != nil
+        case .removed:
+            return known.removeValue(forKey: id) != nil
+        }
+    }
+
+    // MARK: Settling
+
+    /// Enforces the log's bounds: what the observer leaves out of the write path (each entry's byte estimate, the
+    /// eviction of the oldest entries, releasing them). Cursors call it before they read, so it runs on the reader's
+    /// thread; the writer calls it only when ``writerSettleThreshold`` entries are waiting (no client is reading).
+    func settle() {
+        settling.withLock { _ in
+            let pending = state.withLock { state in
+                state.log.unsettled == 0 ? [] : state.log.entries(from: state.log.settledSeq + 1, limit: .max)
+            }
+            guard let last = pending.last else { return }
+            // The estimates walk the values: outside the state lock, so the writer never waits for them.
+            var sizes: [Int] = []
+            sizes.reserveCapacity(pending.count)
+            var storeID: StoreID?
+            var storeIDSize = 0
+            for entry in pending {
+                // Runs of one store are the rule: its id is measured once per run, not per entry.
+                if entry.storeID != storeID {
+                    storeID = entry.storeID
+                    storeIDSize = JSONSizeEstimate.string(entry.storeID.description)
+                }
+                sizes.append(HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize))
+            }
+            let retired = state.withLock { state in
+                state.log.settle(through: last.seq, sizes: sizes, options: options, keepAfter: state.pins.min())
+            }
+            // The evicted entries (and the values they hold) are released here, outside the state lock.
+            _ = consume retired
+        }
     }
 
     // MARK: Snapshots and subscriptions
 
     /// The state of every known store as of the newest seq, and their live subscriptions. Do not call it from
-    /// inside a store observer (the subscription lists are read from the stores).
+    /// inside a store observer or transaction (it reads each store inside a transaction of its own).
     public func snapshot() -> HubSnapshot {
-        finish(state.withLock { $0.snapshotParts() })
-    }
-
-    /// Completes a snapshot outside the lock: sorts the stores and reads fresh subscription lists.
-    func finish(_ parts: SnapshotParts) -> HubSnapshot {
-        let stores = parts.stores.sorted { $0.id < $1.id }
-        var subscriptions: [SubscriptionInfo] = []
-        for store in stores {
-            subscriptions += liveSubscriptions(of: store.id) ?? parts.mirroredSubscriptions[store.id] ?? []
-        }
-        return HubSnapshot(seq: parts.seq, stores: stores, subscriptions: subscriptions)
+        makeSnapshot().snapshot
     }
 
     /// The live subscriptions of every known store, ordered by store and id, with their current delivery counts
     /// (read from the stores: do not call from inside a store observer).
     public func subscriptions() -> [SubscriptionInfo] {
-        let known = state.withLock { $0.mirror.stores.mapValues(\.subscriptions) }
+        let known = state.withLock { $0.known }
         return known.keys.sorted().flatMap { liveSubscriptions(of: $0) ?? known[$0] ?? [] }
     }
 
-    private func liveSubscriptions(of id: StoreID) -> [SubscriptionInfo]? {
+    func liveSubscriptions(of id: StoreID) -> [SubscriptionInfo]? {
         registry.store(id).map { $0.subscriptions.sorted { $0.id < $1.id } }
     }
 }

@@ -5,8 +5,8 @@ import KeyscopeCore
 ///
 /// Exact for strings, integers, booleans, null, arrays and objects (keys with `$` escaping included); finite doubles
 /// count as 20 bytes, colors and URLs as their text plus the tag. It walks the value once and allocates nothing
-/// (apart from a URL's text), which is several times cheaper than encoding: the observer pays it under the store's
-/// lock so that the log's byte bound holds even for entries no client ever reads.
+/// (apart from a URL's text), which is several times cheaper than encoding: the hub pays it when it settles an entry,
+/// so that the log's byte bound holds even for entries no client ever reads.
 enum JSONSizeEstimate {
     static func of(_ value: StoreValue) -> Int {
         switch value {
@@ -33,15 +33,45 @@ enum JSONSizeEstimate {
 
     /// A quoted JSON string: escapes counted as the writer makes them.
     static func string(_ s: String) -> Int {
-        var total = 2
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: total += 2
-            case 0x00..<0x20: total += 6
-            default: total += 1
+        var text = s
+        return text.withUTF8 { bytes in
+            // Most strings need no escape: a word-at-a-time pass finds out, and only those that do pay the exact one.
+            guard needsEscape(bytes) else { return bytes.count + 2 }
+            var total = 2
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: total += 2
+                case 0x00..<0x20: total += 6
+                default: total += 1
+                }
+            }
+            return total
+        }
+    }
+
+    /// Whether any byte is a control character, `"` or `\`, eight bytes per step (the bit tricks of "Bit Twiddling
+    /// Hacks": a byte below n, a byte equal to n).
+    static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let control = (word &- ones &* 0x20) & ~word
+                let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22))
+                let backslash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C))
+                if (control | quote | backslash) & highs != 0 { return true }
+                index += 8
             }
         }
-        return total
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { return true }
+            index += 1
+        }
+        return false
     }
 
     /// A key path in its canonical form, quoted (quoted keys approximated by their text plus 4).

@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopeTesting
+import Synchronization
 import Testing
 
 /// Every change of every store gets the next global seq; store events are entries; the hub's copy stays exact.
@@ -61,7 +62,7 @@ import Testing
         #expect(hub.entry(seq: 2)?.change?.patches.first?.keyPath == "z")
     }
 
-    @Test func theMirrorEqualsEveryStoreAfterRandomConcurrentWrites() throws {
+    @Test func aSnapshotEqualsEveryStoreAfterRandomConcurrentWrites() throws {
         let hub = startedHub()
         let stores = try (0..<3).map { try addStore(hub, "m\($0)") }
         concurrently(6) { worker in
@@ -72,7 +73,39 @@ import Testing
         let snapshot = hub.snapshot()
         #expect(snapshot.stores.map(\.id) == stores.map(\.id).sorted())
         for store in stores {
-            #expect(snapshot.store(store.id)?.root == store.snapshot(), "mirror of \(store.id)")
+            #expect(snapshot.store(store.id)?.root == store.snapshot(), "snapshot of \(store.id)")
+        }
+    }
+
+    @Test func everySnapshotTakenDuringWritesIsTheLogReplayedUpToItsSeq() throws {
+        let hub = startedHub()
+        let stores = try (0..<3).map { try addStore(hub, "s\($0)") }
+        let snapshots = Collected<HubSnapshot>()
+        let writing = Atomic<Bool>(true)
+        // Snapshots on their own thread while the writers run, so that stores change between one store's read and
+        // the next.
+        let snapshotter = Thread {
+            repeat { snapshots.append(hub.snapshot()) } while writing.load(ordering: .acquiring)
+        }
+        snapshotter.start()
+        concurrently(3) { worker in
+            var random = SplitMix64(seed: UInt64(worker) &* 31 &+ 5)
+            for _ in 0..<800 { RandomWrites.perform(on: stores[worker], using: &random) }
+        }
+        writing.store(false, ordering: .releasing)
+        while !snapshotter.isFinished { Thread.sleep(forTimeInterval: 0.001) }
+        let all = snapshots.all
+        // Checking each one replays the log from the start: 30 of them, spread over the run, are enough.
+        let taken = stride(from: 0, to: all.count, by: max(1, all.count / 30)).map { all[$0] }
+        #expect(Set(taken.map(\.seq)).count > 1, "the snapshots should fall at different points of the writes")
+        for snapshot in taken {
+            var replayed = ReplayedState(HubSnapshot(seq: 0, stores: [], subscriptions: []))
+            for seq in stride(from: 1, through: snapshot.seq, by: 1) {
+                try replayed.apply(try #require(hub.entry(seq: seq)))
+            }
+            for store in stores {
+                #expect(snapshot.store(store.id)?.root == replayed.stores[store.id], "\(store.id) at \(snapshot.seq)")
+            }
         }
     }
 
