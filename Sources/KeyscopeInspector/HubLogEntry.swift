@@ -90,7 +90,7 @@ public final class HubLogEntry: Sendable {
             bytes += #""op":""#.utf8
             bytes += patch.op.rawValue.utf8
             bytes += #"","path":"#.utf8
-            StoreValue.string(patch.keyPath.description).appendJSON(to: &bytes)
+            patch.keyPath.appendJSONString(to: &bytes)
             bytes.append(UInt8(ascii: "}"))
         }
         bytes += #"],"seq":"#.utf8

@@ -32,47 +32,7 @@ enum JSONSizeEstimate {
     }
 
     /// A quoted JSON string: escapes counted as the writer makes them.
-    static func string(_ s: String) -> Int {
-        var text = s
-        return text.withUTF8 { bytes in
-            // Most strings need no escape: a word-at-a-time pass finds out, and only those that do pay the exact one.
-            guard needsEscape(bytes) else { return bytes.count + 2 }
-            var total = 2
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: total += 2
-                case 0x00..<0x20: total += 6
-                default: total += 1
-                }
-            }
-            return total
-        }
-    }
-
-    /// Whether any byte is a control character, `"` or `\`, eight bytes per step (the bit tricks of "Bit Twiddling
-    /// Hacks": a byte below n, a byte equal to n).
-    static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        var index = 0
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while index + 8 <= bytes.count {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let control = (word &- ones &* 0x20) & ~word
-                let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22))
-                let backslash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C))
-                if (control | quote | backslash) & highs != 0 { return true }
-                index += 8
-            }
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C { return true }
-            index += 1
-        }
-        return false
-    }
+    static func string(_ s: String) -> Int { JSONEscaping.quotedLength(of: s) }
 
     /// A key path in its canonical form, quoted (quoted keys approximated by their text plus 4).
     static func path(_ path: StoreKeyPath) -> Int {

@@ -58,6 +58,10 @@ struct KeyPathTests {
         #expect(ExactText.of(reparsed.description) == ExactText.of(vector.canonical))
         #expect(ExactText.of(StoreKeyPath(segments: expected).description) == ExactText.of(vector.canonical))
 
+        var json: [UInt8] = []
+        path.appendJSONString(to: &json)
+        #expect(json == StoreValue.string(vector.canonical).jsonBytes(), "the path as a JSON string, written directly")
+
         let literal = StoreKeyPath(stringLiteral: vector.path)
         #expect(literal.parseError == nil)
         #expect(literal == path)
@@ -104,6 +108,9 @@ struct KeyPathTests {
         ]
         for (segments, canonical) in cases {
             #expect(ExactText.of(StoreKeyPath(segments: segments).description) == ExactText.of(canonical))
+            var json: [UInt8] = []
+            StoreKeyPath(segments: segments).appendJSONString(to: &json)
+            #expect(json == StoreValue.string(canonical).jsonBytes(), "\(canonical.debugDescription) as a JSON string")
         }
     }
 

@@ -102,23 +102,37 @@ struct JSONWriter {
 
     mutating func writeString(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [
-                    0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
-                ])
-            default: bytes.append(byte)
-            }
-        }
+        Self.appendEscaped(s, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `s` as the inside of a JSON string (escaped, without the quotes).
+    static func appendEscaped(_ s: String, to bytes: inout [UInt8]) {
+        var text = s
+        text.withUTF8 { utf8 in
+            // Runs without escapes (nearly always the whole string) are copied at once.
+            var runStart = 0
+            while let special = JSONEscaping.firstSpecial(in: utf8, from: runStart) {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<special]))
+                appendEscape(utf8[special], to: &bytes)
+                runStart = special + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
+    }
+
+    private static func appendEscape(_ byte: UInt8, to bytes: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+        case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+        }
     }
 }

@@ -51,3 +51,32 @@ enum KeyPathPrinter {
         return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }
+
+extension StoreKeyPath {
+    /// Appends the canonical form as a JSON string, quotes included: the bytes of
+    /// `StoreValue.string(description).jsonBytes()`, without building the string first (log lines carry a path per
+    /// patch, and encoding them is the inspector's hot path).
+    public func appendJSONString(to bytes: inout [UInt8]) {
+        if parseError != nil {
+            StoreValue.string(description).appendJSON(to: &bytes)
+            return
+        }
+        bytes.append(UInt8(ascii: "\""))
+        for (offset, segment) in segments.enumerated() {
+            switch segment {
+            case .index(let index):
+                bytes.append(UInt8(ascii: "["))
+                bytes += String(index).utf8
+                bytes.append(UInt8(ascii: "]"))
+            case .key(let key) where KeyPathPrinter.isPlainName(key):
+                if offset > 0 { bytes.append(UInt8(ascii: ".")) }
+                JSONWriter.appendEscaped(key, to: &bytes)
+            case .key(let key):
+                bytes.append(UInt8(ascii: "["))
+                JSONWriter.appendEscaped(KeyPathPrinter.quoted(key), to: &bytes)
+                bytes.append(UInt8(ascii: "]"))
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
