@@ -31,8 +31,17 @@ enum InspectorBenchmarks {
             let keyscopeSkim = PushScenario(
                 name: "Keyscope → 1 client (does not parse)", kind: .keyscope, clients: 1, mode: .skim,
                 changes: changesOneClient)
+            var keyscopeBatched = PushScenario(
+                name: "Keyscope → 1 client (parses), 10-set transactions", kind: .keyscope, clients: 1, mode: .parse,
+                changes: changesOneClient / 10)
+            keyscopeBatched.patchesPerChange = 10
+            var peerBatched = PushScenario(
+                name: "Hummingbird peer → 1 client (parses), 10-set transactions", kind: .hummingbird, clients: 1,
+                mode: .parse, changes: changesOneClient / 10)
+            peerBatched.patchesPerChange = 10
             report.push = try PushBenchmarks.run(
-                [keyscopeOne, peerOne, keyscopeTen, keyscopeSkim], rounds: rounds, workload: workload,
+                [keyscopeOne, peerOne, keyscopeTen, keyscopeSkim, keyscopeBatched, peerBatched], rounds: rounds,
+                workload: workload,
                 progress: progress)
             report.keyscope = keyscopeOne.name
             report.peer = peerOne.name

@@ -24,16 +24,23 @@ struct InspectorReport {
 
     private var pushTable: String {
         let peerRate = push.first { $0.scenario.name == peer }?.median.delivered ?? .nan
+        // The peer's rate for the same shape of changes (one client, parsing, as many patches per change).
+        func samePeerRate(for scenario: PushScenario) -> Double {
+            push.first {
+                $0.scenario.kind == .hummingbird && $0.scenario.clients == 1
+                    && $0.scenario.patchesPerChange == scenario.patchesPerChange
+            }?.median.delivered ?? .nan
+        }
         let keyscopeResult = push.first { $0.scenario.name == keyscope }
         var lines: [String] = []
         lines.append(
-            "Inspector push throughput (patches delivered end to end, one patch per log entry; median of "
-                + "\(push[0].all.count) runs)")
+            "Inspector push throughput (patches delivered end to end; one patch per change and log entry unless the "
+                + "scenario says transactions; median of \(push[0].all.count) runs)")
         lines.append(
             Report.grid(
                 [
                     "scenario", "changes", "patches/s", "producer/s", "entries/msg", "MB/s/client", "behind",
-                    "server µs/change", "client µs/entry", "vs peer",
+                    "server µs/patch", "client µs/patch", "vs peer",
                 ],
                 push.map { result in
                     let median = result.median
@@ -41,19 +48,19 @@ struct InspectorReport {
                         result.scenario.name, "\(result.scenario.changes)", rate(median.delivered),
                         rate(median.produced), Report.number(median.entriesPerMessage),
                         String(format: "%.1f", median.megabytesPerSecond), "\(median.behindAtProducerEnd)",
-                        String(format: "%.2f", median.serverMicrosecondsPerChange),
-                        String(format: "%.2f", median.clientMicrosecondsPerEntry),
-                        Report.ratio(median.delivered / peerRate),
+                        String(format: "%.2f", median.serverMicrosecondsPerPatch),
+                        String(format: "%.2f", median.clientMicrosecondsPerPatch),
+                        Report.ratio(median.delivered / samePeerRate(for: result.scenario)),
                     ]
                 }))
         if let keyscopeResult, let peerResult = push.first(where: { $0.scenario.name == peer }) {
             let own = keyscopeResult.all.map { rate($0.delivered) }.joined(separator: ", ")
             let theirs = peerResult.all.map { rate($0.delivered) }.joined(separator: ", ")
-            let cpu = keyscopeResult.median.serverMicrosecondsPerChange / peerResult.median.serverMicrosecondsPerChange
+            let cpu = keyscopeResult.median.serverMicrosecondsPerPatch / peerResult.median.serverMicrosecondsPerPatch
             lines.append(
                 "Keyscope / Hummingbird, 1 parsing client: \(Report.ratio(keyscopeResult.median.delivered / peerRate)) "
                     + "in patches/s (runs, interleaved: Keyscope \(own); Hummingbird \(theirs)); "
-                    + "\(Report.ratio(cpu)) in server CPU per change")
+                    + "\(Report.ratio(cpu)) in server CPU per patch")
         }
         return lines.joined(separator: "\n")
     }
@@ -93,21 +100,23 @@ struct InspectorReport {
             } ?? "a set patch with old and new"
         return """
             How these were measured. The workload: an `app/memory` store of 100 items; each change is one \
-            `store.set("items[i].title", …)` to the other of two 60-character titles, i = 0…99 in turn: \(sizes). \
-            Every server runs in \
+            `store.set("items[i].title", …)` to the other of two 60-character titles, i = 0…99 in turn: \(sizes); \
+            in the "10-set transactions" rows each change is one `store.apply` of 10 such sets to consecutive items \
+            (one log entry with 10 patches). Every server runs in \
             this process on 127.0.0.1, port 0, with a fresh store, registry and InspectorHub per run (its log sized to \
             hold the whole run: no client may get a gap; the run fails if one does or if an entry is missing). Clients \
             are this package's WebSocket client on POSIX sockets, one thread each (upgrade with keyscope.v1 and the \
             bearer token, unmasked frames, 16/64-bit lengths, continuations); once every client has its snapshot, the \
             main thread writes the changes as fast as it can through the public store API. A parsing client parses \
             every message whole with jansson (json_loadb) and counts the `entries` array; the one that does not parse \
-            counts bytes and skims the last seq from the end of each message. patches/s = changes ÷ (time the slowest \
-            client read the message holding the last seq − producer start), i.e. the minimum over the clients; producer/s = changes ÷ the producer loop's \
-            own time; behind = entries the slowest client still lacked when the producer finished; server µs/change = \
-            CPU time of the server's threads per change (the process's CPU time from producer start until the last \
-            client is done, less the producer's and the clients' thread CPU time: cursor reads, line encoding, framing, \
-            writes to every client); client µs/entry = the clients' thread CPU time per entry received (reading and \
-            parsing). Scenarios run interleaved, one run of each per round.
+            counts bytes and skims the last seq from the end of each message. patches/s = patches written ÷ (time the \
+            slowest client read the message holding the last seq − producer start), i.e. the minimum over the \
+            clients; producer/s = patches ÷ the producer loop's own time; behind = entries the slowest client still \
+            lacked when the producer finished; server µs/patch = CPU time of the server's threads per patch (the \
+            process's CPU time from producer start until the last client is done, less the producer's and the \
+            clients' thread CPU time: cursor reads, settling the log, line encoding, framing, writes to every client); \
+            client µs/patch = the clients' thread CPU time per patch received (reading and parsing); vs peer compares \
+            with the Hummingbird row of the same shape. Scenarios run interleaved, one run of each per round.
             The peer: a Hummingbird application (default set-up: NIO's singleton event loop group, route on the global \
             executor) whose hummingbird-websocket route checks the same bearer token, sends hello and the snapshot's \
             bytes, then, whenever the hub appended (the hub's onAppend, at most one wake-up per burst, as the Keyscope \

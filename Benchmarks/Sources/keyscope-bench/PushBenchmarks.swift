@@ -8,11 +8,14 @@ struct PushScenario {
     let clients: Int
     let mode: BenchClient.Mode
     let changes: Int
+    /// Patches per change: 1 is one `set` per change; more is a transaction of that many `set`s (one log entry).
+    var patchesPerChange = 1
 }
 
 /// What one push run measured.
 struct PushSample {
-    /// Entries per second delivered to the slowest client: changes ÷ (its receipt of the last seq − producer start).
+    /// Patches per second delivered to the slowest client: changes × patches per change ÷ (its receipt of the last
+    /// seq − producer start).
     var delivered: Double
     /// Changes per second the producer wrote (its own loop's time).
     var produced: Double
@@ -22,12 +25,12 @@ struct PushSample {
     var megabytesPerSecond: Double
     /// How many entries the slowest client was behind when the producer finished.
     var behindAtProducerEnd: Int
-    /// CPU time per change of the server's threads (the process's CPU time from producer start to the last
+    /// CPU time per patch of the server's threads (the process's CPU time from producer start to the last
     /// client's end, less the producer's and the clients' threads): reading the cursor, encoding the lines (once
     /// per entry), framing and writing to every client.
-    var serverMicrosecondsPerChange: Double
-    /// CPU time per received entry of the clients' threads (reading and parsing).
-    var clientMicrosecondsPerEntry: Double
+    var serverMicrosecondsPerPatch: Double
+    /// CPU time per received patch of the clients' threads (reading and parsing).
+    var clientMicrosecondsPerPatch: Double
     var lineBytes: Int
     var patchBytes: Int
 }
@@ -59,7 +62,8 @@ enum PushBenchmarks {
         let processStart = processCPUNanoseconds()
         let producerStart = threadCPUNanoseconds()
         let start = monotonicNanoseconds()
-        let producerTime = workload.produce(scenario.changes, into: rig.store)
+        let producerTime = workload.produce(
+            scenario.changes, patchesPerChange: scenario.patchesPerChange, into: rig.store)
         let producerCPU = threadCPUNanoseconds() - producerStart
         let slowestNow = clients.map { $0.received.load(ordering: .relaxed) }.min() ?? target
         guard rig.hub.lastSeq == target else {
@@ -84,14 +88,15 @@ enum PushBenchmarks {
         let messages = clients.reduce(0) { $0 + $1.changesMessages }
         let bytes = clients.reduce(0) { $0 + $1.changesBytes }
         let sizes = rig.lineAndPatchBytes(after: first)
+        let patches = Double(scenario.changes * scenario.patchesPerChange)
         return PushSample(
-            delivered: Double(scenario.changes) / seconds,
-            produced: Double(scenario.changes) / (Harness.nanoseconds(producerTime) / 1e9),
+            delivered: patches / seconds,
+            produced: patches / (Harness.nanoseconds(producerTime) / 1e9),
             entriesPerMessage: Double(scenario.changes * clients.count) / Double(max(messages, 1)),
             megabytesPerSecond: Double(bytes) / Double(clients.count) / seconds / 1e6,
             behindAtProducerEnd: target - slowestNow,
-            serverMicrosecondsPerChange: serverCPU / 1e3 / Double(scenario.changes),
-            clientMicrosecondsPerEntry: Double(clientsCPU) / 1e3 / Double(scenario.changes * clients.count),
+            serverMicrosecondsPerPatch: serverCPU / 1e3 / patches,
+            clientMicrosecondsPerPatch: Double(clientsCPU) / 1e3 / (patches * Double(clients.count)),
             lineBytes: sizes.line, patchBytes: sizes.patch)
     }
 

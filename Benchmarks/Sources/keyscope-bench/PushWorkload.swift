@@ -41,21 +41,43 @@ struct PushWorkload: Sendable {
             id: Self.storeID, root: ["items": .array(items), "currency": "EUR", "cart": ["total": 100]])
     }
 
-    /// Writes `count` changes as fast as it can through `store.set` on the calling thread; the time it took.
-    func produce(_ count: Int, into store: KeyValueStore) -> Duration {
+    /// Writes `count` changes as fast as it can on the calling thread; the time it took. With one patch per change
+    /// each is a `store.set`; with more, each is a transaction of that many `set`s to consecutive items (one log
+    /// entry with that many patches, none folded).
+    func produce(_ count: Int, patchesPerChange: Int = 1, into store: KeyValueStore) -> Duration {
         let paths = self.paths
         let titles = self.titles
         return ContinuousClock().measure {
             var item = 0
             var pass = 0
-            for _ in 0..<count {
-                let applied = store.set(paths[item], titles[pass & 1])
-                precondition(applied, "the store refused a benchmark write")
-                item += 1
-                if item == Self.itemCount {
-                    item = 0
-                    pass += 1
+            func next() -> (StoreKeyPath, StoreValue) {
+                defer {
+                    item += 1
+                    if item == Self.itemCount {
+                        item = 0
+                        pass += 1
+                    }
                 }
+                return (paths[item], titles[pass & 1])
+            }
+            if patchesPerChange == 1 {
+                for _ in 0..<count {
+                    let (path, title) = next()
+                    precondition(store.set(path, title), "the store refused a benchmark write")
+                }
+                return
+            }
+            precondition(patchesPerChange <= Self.itemCount, "a transaction would write one item twice")
+            var operations: [StoreOperation] = []
+            operations.reserveCapacity(patchesPerChange)
+            for _ in 0..<count {
+                operations.removeAll(keepingCapacity: true)
+                for _ in 0..<patchesPerChange {
+                    let (path, title) = next()
+                    operations.append(.set(path, title))
+                }
+                let change = try? store.apply(operations)
+                precondition(change?.patches.count == patchesPerChange, "the store refused a benchmark transaction")
             }
         }
     }
