@@ -1,12 +1,14 @@
 # Keyscope's everyday commands. `make` (or `make help`) lists them; none of them asks a question.
 #
 #   make run                 install what is missing, build, start the demo service with the inspector
-#   make test                install what is missing, build, run every test (Swift, then end-to-end)
-#   make run ARGS="--rate 5" pass arguments through to `keyscope serve --demo` (and to `make bench`)
+#   make test                install what is missing, build, run every test (Swift, then end-to-end and browser)
+#   make run ARGS="--rate 5" pass arguments through to `keyscope serve --demo` (and to `make bench`'s Swift part)
+#   make bench-browser BROWSER_ARGS="--rates 50000"   pass arguments to Benchmarks/browser/dashboard_bench.py
 #   make test SWIFT=/opt/swift/usr/bin/swift   use another toolchain
 
 SWIFT ?= swift
 ARGS ?=
+BROWSER_ARGS ?=
 
 # Every recipe line runs in bash with -e and pipefail, so a failure anywhere in a pipe fails the target.
 SHELL := bash
@@ -17,14 +19,14 @@ SHELL := bash
 FORMAT_PATHS := $(wildcard Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources)
 SWIFT_FORMAT_FLAGS := --configuration .swift-format --recursive --parallel
 
-.PHONY: help deps build run test test-swift test-e2e bench format lint clean
+.PHONY: help deps build run test test-swift test-e2e test-browser bench bench-browser format lint clean
 
 help: ## List the targets (this text)
 	@echo "Keyscope: make TARGET [ARGS=\"...\"] [SWIFT=path/to/swift]"
 	@echo
-	@awk -F ':.*## ' '/^[a-z][a-z0-9-]*:.*## / { printf "  %-10s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@awk -F ':.*## ' '/^[a-z][a-z0-9-]*:.*## / { printf "  %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-deps: ## Install missing Debian packages (libwebsockets-dev, libjansson-dev, pkg-config, python3-venv…)
+deps: ## Install missing Debian packages (libwebsockets-dev, libjansson-dev, pkg-config, python3-venv, chromium…)
 	@bash scripts/install-deps.sh
 
 build: deps ## Build the package (debug) with `swift build`
@@ -33,7 +35,7 @@ build: deps ## Build the package (debug) with `swift build`
 run: deps build ## Build and start the demo service with the inspector; prints the dashboard URL (ARGS passed on)
 	$(SWIFT) run keyscope serve --demo $(ARGS)
 
-test: deps ## Build everything, then run every test once: Swift tests, then end-to-end tests on a real server
+test: deps ## Build everything, then run every test once: Swift, then end-to-end and browser tests on a real server
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	bash scripts/e2e-venv.sh
@@ -43,13 +45,25 @@ test-swift: deps ## Only the Swift tests
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-test-e2e: deps ## Only the end-to-end tests (Python websockets against `keyscope serve --demo`)
+test-e2e: deps ## Only the end-to-end tests (Tests/e2e: Python clients and headless Chromium against the server)
 	$(SWIFT) build --product keyscope
 	bash scripts/e2e-venv.sh
 	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" .venv-e2e/bin/python -m pytest Tests/e2e -q
 
-bench: deps ## Run the benchmarks (release build of the Benchmarks/ package; ARGS passed on)
+test-browser: deps ## Only the browser tests (Tests/e2e/browser: headless Chromium on the dashboard)
+	$(SWIFT) build --product keyscope
+	bash scripts/e2e-venv.sh
+	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" .venv-e2e/bin/python -m pytest Tests/e2e/browser -q
+
+bench: deps ## Run the benchmarks: the Benchmarks/ package (release; ARGS passed on), then bench-browser
 	$(SWIFT) run -c release --package-path Benchmarks keyscope-bench $(ARGS)
+	$(MAKE) --no-print-directory bench-browser
+
+bench-browser: deps ## Time the dashboard in headless Chromium against a release keyscope (BROWSER_ARGS passed on)
+	$(SWIFT) build -c release --product keyscope
+	bash scripts/e2e-venv.sh
+	KEYSCOPE_BIN="$$($(SWIFT) build -c release --show-bin-path)/keyscope" \
+		.venv-e2e/bin/python Benchmarks/browser/dashboard_bench.py $(BROWSER_ARGS)
 
 format: ## Reformat Sources, Tests, Benchmarks and Package.swift in place with swift-format (.swift-format)
 	$(SWIFT) format format --in-place $(SWIFT_FORMAT_FLAGS) $(FORMAT_PATHS)

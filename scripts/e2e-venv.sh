@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes (or refreshes) the end-to-end tests' Python environment in .venv-e2e from Tests/e2e/requirements.txt.
+# Makes (or refreshes) the end-to-end tests' Python environment in .venv-e2e from Tests/e2e/requirements.txt
+# (also the browser tests' and the browser benchmark's: selenium is pinned there).
 #
 #   scripts/e2e-venv.sh        (make test runs it)
 #
@@ -19,5 +20,5 @@ wanted="$(sha256sum "${requirements}" | cut -d' ' -f1)"
 if [ "$(cat "${stamp}" 2>/dev/null || true)" != "${wanted}" ]; then
     "${venv}/bin/pip" install --quiet --disable-pip-version-check -r "${requirements}"
     echo "${wanted}" > "${stamp}"
-    echo "e2e-venv: installed $(tr '\n' ' ' < "${requirements}")"
+    echo "e2e-venv: installed $(grep -v '^#' "${requirements}" | tr '\n' ' ')"
 fi

@@ -45,7 +45,7 @@ struct DemoCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("Changes per second, 1 to 1000.", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("Changes per second, 1 to 100000.", valueName: "N"))
     var rate: Int = 5
 
     @Option(

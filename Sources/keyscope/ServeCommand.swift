@@ -23,7 +23,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the inspector (dashboard, WebSocket stream, HTTP API) for a demo service.",
         discussion: """
             With --demo, starts a demo service (a cart, a checkout scenario, persisted settings) that changes its \
-            stores --rate times per second, and the inspector on it. On start it prints one line,
+            stores --rate times per second, and the inspector on it; --demo-keys N adds a still product catalog of \
+            N keys (scenario:catalog/memory) for measuring a dashboard on a large store. On start it prints one line,
               Keyscope dashboard: http://127.0.0.1:PORT/?token=TOKEN
             and writes the address and token to a file only you can read, where `keyscope snapshot`, `tail` and \
             `write` find them. Ctrl-C (or SIGTERM) closes every client with 1001 and exits.
@@ -60,8 +61,18 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("Directory of the dashboard's files (default: the package's Public/).", valueName: "DIR"))
     var publicDirectory: String?
 
-    @Option(name: .long, help: ArgumentHelp("Demo changes per second (1 to 1000).", valueName: "N"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Demo changes per second (1 to 100000; batched each millisecond above 1999).", valueName: "N"))
     var rate: Int = DemoConfiguration.defaultRate
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also register scenario:catalog/memory, a product catalog of N keys (0: none; at most 2000000).",
+            valueName: "N"))
+    var demoKeys: Int = 0
 
     @Option(name: .long, help: ArgumentHelp("Largest WebSocket message (close 1009 beyond).", valueName: "SIZE"))
     var maxMessage = ByteSize(bytes: 4 << 20)
@@ -109,6 +120,9 @@ struct ServeCommand: AsyncParsableCommand {
                 "--rate must be \(DemoConfiguration.rates.lowerBound) to \(DemoConfiguration.rates.upperBound) changes "
                     + "per second; got \(rate).")
         }
+        guard (0...LargeCatalog.maximumKeys).contains(demoKeys) else {
+            throw ValidationError("--demo-keys must be 0 to \(LargeCatalog.maximumKeys); got \(demoKeys).")
+        }
         guard headerTimeout >= 1 else { throw ValidationError("--header-timeout must be at least 1 second.") }
         guard logEntries >= 1, logBytes.bytes >= 1 else {
             throw ValidationError("--log-entries and --log-bytes must be at least 1.")
@@ -155,7 +169,10 @@ struct ServeCommand: AsyncParsableCommand {
             "keyscope-serve-\(getpid())", isDirectory: true)
         let demo = DemoService(
             configuration: DemoConfiguration(
-                rate: rate, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)), stateDirectory: directory))
+                rate: rate, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)), stateDirectory: directory,
+                catalogKeys: demoKeys))
+        let clock = ContinuousClock()
+        let (began, changesBefore) = (clock.now, demo.changes)
         demo.start()
 
         let waiter = Task {
@@ -167,6 +184,13 @@ struct ServeCommand: AsyncParsableCommand {
         // Clients first (1001), then the stores stop changing.
         server.stop()
         await demo.stop()
+        // How close the demo came to --rate, for whoever drives it hard (`--log-level notice` shows it).
+        let seconds = (clock.now - began) / .seconds(1)
+        let made = demo.changes - changesBefore
+        let perSecond = Int((Double(made) / seconds).rounded())
+        Logger(label: "keyscope.demo").notice(
+            "demo made \(made) changes in \(String(format: "%.2f", seconds)) s: \(perSecond) per second (--rate \(rate))"
+        )
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -12,14 +12,15 @@ final class DemoHarness: Sendable {
     private let log: ActivityLog
     private let token: ObservationToken
 
-    init(rate: Int = DemoConfiguration.defaultRate, seed: UInt64 = 1) throws {
+    init(rate: Int = DemoConfiguration.defaultRate, seed: UInt64 = 1, catalogKeys: Int = 0) throws {
         let directory = try TemporaryDemoDirectory()
         let log = ActivityLog()
         self.directory = directory
         self.log = log
         self.token = registry.observe { log.append($0) }
         self.service = DemoService(
-            configuration: DemoConfiguration(rate: rate, seed: seed, stateDirectory: directory.url),
+            configuration: DemoConfiguration(
+                rate: rate, seed: seed, stateDirectory: directory.url, catalogKeys: catalogKeys),
             registry: registry)
     }
 

@@ -165,3 +165,12 @@ struct DemoServiceTests {
         }
     }
 }
+
+/// The CheckoutButton's amount, written without Foundation's formatter, for totals in whole cents as the cart makes
+/// them (and the float noise of their sums).
+@Suite struct DemoAmountTests {
+    @Test(arguments: [0.0, 0.07, 0.5, 12.3, 19.99, 100.0, 3.2 * 3, 6.5 + 9.5 + 11.99, 1_234_567.89, -4.5])
+    func writesTwoDecimalsLikePrintf(value: Double) {
+        #expect(DemoComponents.amount(value) == String(format: "%.2f", value))
+    }
+}

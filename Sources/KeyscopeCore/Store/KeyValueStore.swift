@@ -105,7 +105,7 @@ public final class KeyValueStore: Store {
     @discardableResult
     public func transaction<R>(_ body: (StoreTransaction) throws -> R) throws -> R {
         var result: R?
-        _ = try mutate(transactionID: UUID()) { state in
+        _ = try mutate(transactionID: UUID.transactionID()) { state in
             let transaction = StoreTransaction(root: state.root, storeID: id, reservedRootKeys: reservedRootKeys)
             defer { transaction.close() }
             result = try body(transaction)

@@ -55,7 +55,7 @@ extension Store {
     /// Applies several operations all or nothing, as one transaction.
     @discardableResult
     public func apply(_ operations: [StoreOperation]) throws(StoreError) -> StoreChange? {
-        try apply(operations, transactionID: operations.count > 1 ? UUID() : nil)
+        try apply(operations, transactionID: operations.count > 1 ? UUID.transactionID() : nil)
     }
 
     /// Replaces the whole state with `root` (one `set` patch at the root).

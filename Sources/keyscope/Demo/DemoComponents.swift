@@ -73,7 +73,7 @@ final class DemoComponents {
                 screen.render(DemoLabel.cartBadge, count == 0 ? "" : "\(count)")
             },
             app.publisher(for: "cart.total", label: DemoLabel.checkoutButton).sink { total in
-                screen.render(DemoLabel.checkoutButton, "Pay " + String(format: "%.2f", total?.doubleValue ?? 0))
+                screen.render(DemoLabel.checkoutButton, "Pay " + Self.amount(total?.doubleValue ?? 0))
                 reporter?.totalChanged(total, store: appID, label: DemoLabel.checkoutButton)
             },
             app.publisher(for: "user.name", label: DemoLabel.profileHeader).sink { name in
@@ -102,6 +102,17 @@ final class DemoComponents {
             let position = steps.firstIndex(of: name).map { " (\($0 + 1)/\(steps.count))" } ?? ""
             screen.render(DemoLabel.stepIndicator, name + position)
         }
+    }
+
+    /// A cart total with two decimals, as `String(format: "%.2f")` writes it (12.3 → "12.30"), without its cost:
+    /// Foundation's formatting was a tenth of a demo change at high rates. Totals are whole cents; a value halfway
+    /// between two cents may round the other way than printf.
+    static func amount(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return String(format: "%.2f", value) }
+        let cents = Int64((abs(value) * 100).rounded(.toNearestOrEven))
+        let fraction = cents % 100
+        let sign = value < 0 ? "-" : ""
+        return "\(sign)\(cents / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 
     /// Cancels the StepIndicator's subscription, as the view goes away when the checkout ends.

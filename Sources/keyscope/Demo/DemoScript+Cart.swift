@@ -6,6 +6,7 @@ extension DemoScript {
     static let cartItems: StoreKeyPath = "cart.items"
     static let cartTotal: StoreKeyPath = "cart.total"
     static let cartCoupon: StoreKeyPath = "cart.coupon"
+    static let cart: StoreKeyPath = "cart"
     /// A full cart loses items rather than gaining more.
     static let fullCart = 5
 
@@ -36,13 +37,13 @@ extension DemoScript {
             } else {
                 try tx.insert(Self.itemPath(items?.count ?? 0), Self.item(product))
             }
-            try tx.set(Self.cartTotal, .number(Self.total(of: tx.get("cart"))))
+            try tx.set(Self.cartTotal, .number(Self.total(of: tx.get(Self.cart))))
         }
     }
 
     /// Two operations through `apply`, which makes them one transaction: the removal and the new total.
     private func removeItem(at index: Int) throws {
-        var after = app.get("cart")?.objectValue ?? [:]
+        var after = app.get(Self.cart)?.objectValue ?? [:]
         var items = after["items"]?.arrayValue ?? []
         guard items.indices.contains(index) else { return }
         items.remove(at: index)
@@ -54,7 +55,7 @@ extension DemoScript {
         try app.transaction { tx in
             guard tx.exists(Self.itemPath(index)) else { return }
             try tx.set(Self.itemPath(index).appending(key: "quantity"), .integer(quantity))
-            try tx.set(Self.cartTotal, .number(Self.total(of: tx.get("cart"))))
+            try tx.set(Self.cartTotal, .number(Self.total(of: tx.get(Self.cart))))
         }
     }
 
@@ -65,9 +66,9 @@ extension DemoScript {
                 try tx.remove(Self.cartCoupon)
             } else {
                 try tx.merge(
-                    "cart", ["coupon": ["code": .string(coupon.code), "percentOff": .integer(coupon.percentOff)]])
+                    Self.cart, ["coupon": ["code": .string(coupon.code), "percentOff": .integer(coupon.percentOff)]])
             }
-            try tx.set(Self.cartTotal, .number(Self.total(of: tx.get("cart"))))
+            try tx.set(Self.cartTotal, .number(Self.total(of: tx.get(Self.cart))))
         }
     }
 

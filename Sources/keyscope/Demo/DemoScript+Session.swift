@@ -8,16 +8,20 @@ extension DemoScript {
     private static let user: StoreKeyPath = "user"
     private static let session: StoreKeyPath = "session"
     private static let flags: StoreKeyPath = "session.flags"
+    private static let pageViews: StoreKeyPath = "session.pageViews"
+    private static let lastSeen: StoreKeyPath = "user.lastSeen"
+    private static let tier: StoreKeyPath = "user.tier"
+    static let userName: StoreKeyPath = "user.name"
 
     func stepSession() throws {
         guard let user = app.get(Self.user)?.objectValue else { return try signIn() }
         let roll = Int.random(in: 0..<100, using: &random)
         switch roll {
         case 0..<40:
-            let views = app.get("session.pageViews")?.integerValue ?? 0
+            let views = app.get(Self.pageViews)?.integerValue ?? 0
             try app.apply(.merge(Self.session, ["route": .string(nextRoute()), "pageViews": .integer(views + 1)]))
         case 40..<62:
-            try app.apply(.set("user.lastSeen", .string(clock.timestamp)))
+            try app.apply(.set(Self.lastSeen, .string(clock.timestamp)))
         case 62..<76:
             let flag = random.pick(DemoCatalog.sessionFlags)
             let path = Self.flags.appending(key: flag)
@@ -29,7 +33,7 @@ extension DemoScript {
             try app.apply(.merge(Self.user, ["name": .string(name), "lastSeen": .string(clock.timestamp)]))
         case 88..<96:
             let tier = random.pick(DemoCatalog.tiers.filter { $0 != user["tier"]?.stringValue })
-            try app.apply(.set("user.tier", .string(tier)))
+            try app.apply(.set(Self.tier, .string(tier)))
         default:
             try app.apply(.remove(Self.user))
         }

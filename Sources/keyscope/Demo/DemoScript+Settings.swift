@@ -9,6 +9,8 @@ extension DemoScript {
     private static let theme: StoreKeyPath = "settings.theme"
     private static let features: StoreKeyPath = "features"
     private static let recentSearches: StoreKeyPath = "recentSearches"
+    private static let toolbarHeight: StoreKeyPath = "toolbar.height"
+    private static let apiBaseURL: StoreKeyPath = "api.baseURL"
     private static let keptSearches = 5
 
     /// Writes the defaults on a first launch (or after data of another major version was dropped), then counts
@@ -42,13 +44,13 @@ extension DemoScript {
             let path = Self.features.appending(key: random.pick(DemoCatalog.features))
             try settings.apply(.set(path, .bool(!(settings.get(path)?.boolValue ?? false))))
         case 60..<70:
-            let current = settings.get("toolbar.height")?.integerValue
+            let current = settings.get(Self.toolbarHeight)?.integerValue
             let height = random.pick(DemoCatalog.toolbarHeights.filter { $0 != current })
-            try settings.apply(.set("toolbar.height", .integer(height)))
+            try settings.apply(.set(Self.toolbarHeight, .integer(height)))
         case 70..<76:
-            let current = settings.get("api.baseURL")
+            let current = settings.get(Self.apiBaseURL)
             let next = DemoCatalog.apiBaseURLs.compactMap(URL.init(string:)).map(StoreValue.url).first { $0 != current }
-            try settings.apply(.set("api.baseURL", next ?? .null))
+            try settings.apply(.set(Self.apiBaseURL, next ?? .null))
         default:
             try rememberSearch(random.pick(DemoCatalog.searches))
         }

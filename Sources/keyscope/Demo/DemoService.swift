@@ -1,12 +1,14 @@
 import Foundation
 import KeyscopeCore
+import Logging
 import Synchronization
 
 /// A small shop whose stores change on their own: what `keyscope demo` prints and `keyscope serve --demo` shows in
 /// the inspector.
 ///
 /// Stores: `app/memory` (cart, signed-in user, session, orders), the settings persisted to
-/// `app/file:<state dir>/state.json`, and `scenario:checkout/memory` for each checkout (ended and started again).
+/// `app/file:<state dir>/state.json`, and `scenario:checkout/memory` for each checkout (ended and started again);
+/// with ``DemoConfiguration/catalogKeys``, also the still `scenario:catalog/memory` (``LargeCatalog``).
 /// Labelled subscriptions (``DemoLabel``) listen the way views would. Every change goes through the public store API
 /// (single writes, array inserts and removes, merges, transactions), so it reaches the registry's observers, and the
 /// inspector, like any app's. See ``DemoScript`` for the story.
@@ -29,6 +31,8 @@ final class DemoService: Sendable {
     let factory: DefaultStoreFactory
     /// What the components last rendered (see ``DemoComponents``).
     let screen: DemoScreen
+    /// The large catalog store, when ``DemoConfiguration/catalogKeys`` asked for one. Nothing changes it on its own.
+    let catalog: KeyValueStore?
 
     private let script: Mutex<DemoScript>
     private let settings: KeyValueStore
@@ -68,6 +72,7 @@ final class DemoService: Sendable {
         self.printing = reporter.map { reporter in
             registry.observe { activity in if tally.counts(activity) { reporter.handle(activity) } }
         }
+        self.catalog = Self.registerCatalog(configuration, registry: registry)
         let script = DemoScript(configuration: configuration, factory: factory, reporter: reporter)
         self.settings = script.settings
         self.screen = script.components.screen
@@ -150,7 +155,9 @@ final class DemoService: Sendable {
             changes: tally.changes, stores: tally.stores, elapsed: clock.now - began, interrupted: interrupted)
     }
 
-    /// The run's thread: one ``step()`` per tick of a ``DemoPacer`` that follows ``rate``, until stopped or `end`.
+    /// The run's thread: one ``step()`` per tick of a ``DemoPacer`` that follows ``rate``, made in batches of up to
+    /// ``DemoPacer/batchSize`` between naps, until stopped or `end`. Stop requests and rate changes are looked at
+    /// between batches, so a batch is short (a millisecond's worth of changes).
     private func changeStores(_ run: DemoRun, from began: ContinuousClock.Instant, until end: ContinuousClock.Instant?)
     {
         let clock = ContinuousClock()
@@ -159,18 +166,41 @@ final class DemoService: Sendable {
             let now = clock.now
             pacer.setRate(rate)
             pacer.dropMissedTicks(now: now)
-            let due = pacer.nextTick
-            if let end, due >= end { break }
-            if due > now {
-                run.nap(until: due)
+            if let end, pacer.nextTick >= end { break }
+            let ended = end.map { now >= $0 } ?? false
+            if pacer.nextWake > now, !ended {
+                run.nap(until: end.map { min(pacer.nextWake, $0) } ?? pacer.nextWake)
                 continue
             }
-            step()
-            pacer.tick()
+            // A whole batch is due (or the end came): make it. Ticks at or after `end` are never made, so a run of a
+            // given duration makes the same number of changes however its naps fall.
+            let cutoff = end.map { min(now, $0 - Self.instantResolution) } ?? now
+            let count = min(pacer.dueTicks(at: cutoff), pacer.batchSize)
+            for _ in 0..<count { step() }
+            pacer.tick(count)
         }
         control.withLock { control in
             if control.run === run { control.run = nil }
         }
         run.finish()
     }
+
+    /// Registers the large catalog with its whole content, so that the registration carries it (one entry with the
+    /// root, as a store that was there when the inspector started) rather than a change of several megabytes.
+    private static func registerCatalog(_ configuration: DemoConfiguration, registry: StoreRegistry) -> KeyValueStore? {
+        guard configuration.catalogKeys > 0 else { return nil }
+        let root = LargeCatalog.root(keys: configuration.catalogKeys, seed: configuration.seed)
+        let store = KeyValueStore(
+            id: LargeCatalog.storeID, version: DemoScript.dataVersion, root: root.objectValue ?? [:])
+        do {
+            try registry.register(store)
+        } catch {
+            Logger(label: "keyscope.demo").error(
+                "could not register the catalog store", metadata: ["store": "\(store.id)", "error": "\(error)"])
+        }
+        return store
+    }
+
+    /// The smallest step between two instants: a tick `end - instantResolution` or earlier is before `end`.
+    private static let instantResolution = Duration(secondsComponent: 0, attosecondsComponent: 1)
 }
