@@ -19,7 +19,7 @@ SHELL := bash
 FORMAT_PATHS := $(wildcard Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources)
 SWIFT_FORMAT_FLAGS := --configuration .swift-format --recursive --parallel
 
-.PHONY: help deps build run test test-swift test-e2e test-browser bench bench-browser format lint clean
+.PHONY: help deps build run test test-swift test-js test-e2e test-browser bench bench-browser format lint clean
 
 help: ## List the targets (this text)
 	@echo "Keyscope: make TARGET [ARGS=\"...\"] [SWIFT=path/to/swift]"
@@ -35,9 +35,10 @@ build: deps ## Build the package (debug) with `swift build`
 run: deps build ## Build and start the demo service with the inspector; prints the dashboard URL (ARGS passed on)
 	$(SWIFT) run keyscope serve --demo $(ARGS)
 
-test: deps ## Build everything, then run every test once: Swift, then end-to-end and browser tests on a real server
+test: deps ## Build everything, then run every test once: Swift, dashboard JS (Node), end-to-end and browser tests
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	node --test Tests/js/
 	bash scripts/e2e-venv.sh
 	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" .venv-e2e/bin/python -m pytest Tests/e2e -q
 
@@ -49,6 +50,9 @@ test-e2e: deps ## Only the end-to-end tests (Tests/e2e: Python clients and headl
 	$(SWIFT) build --product keyscope
 	bash scripts/e2e-venv.sh
 	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" .venv-e2e/bin/python -m pytest Tests/e2e -q
+
+test-js: deps ## Only the dashboard's unit tests (Tests/js, node --test, no npm packages)
+	node --test Tests/js/
 
 test-browser: deps ## Only the browser tests (Tests/e2e/browser: headless Chromium on the dashboard)
 	$(SWIFT) build --product keyscope

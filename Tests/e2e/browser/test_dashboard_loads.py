@@ -1,6 +1,5 @@
 """The dashboard page in a real browser: it loads without a console error and connects, and stays so while the
-demo changes its stores fast. These hold for the interim page and for the dashboard of issue 4 alike
-(dashboard.py reads the connection state of either)."""
+demo changes its stores fast (dashboard.py reads the connection state)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,5 @@ def test_other_states_of_the_dashboard_are_not_connected(text):
     assert not ConnectionState("dashboard", text).connected
 
 
-def test_the_interim_page_is_connected_only_when_live():
-    assert ConnectionState("interim", "live").connected
-    assert not ConnectionState("interim", "disconnected (1006); retrying").connected
+def test_a_page_without_the_state_element_is_not_connected():
     assert not ConnectionState("none", "connected").connected

@@ -1,0 +1,214 @@
+// The dashboard page: starts the worker (which owns the connection and the data), keeps the view state in the
+// URL, draws the latest update once per animation frame, and routes the keyboard. The page never parses server
+// frames itself.
+
+import { panels, readViewState, writeViewState } from "../lib/url-state.mjs";
+import { Bridge } from "./bridge.mjs";
+import { copyText } from "./ui/dom.mjs";
+import { Header } from "./ui/header.mjs";
+import { HistoryPanel } from "./ui/history-panel.mjs";
+import { LogPanel } from "./ui/log-panel.mjs";
+import { Banners, Toasts } from "./ui/notices.mjs";
+import { StoresPanel } from "./ui/stores-panel.mjs";
+import { SubscriptionsPanel } from "./ui/subscriptions-panel.mjs";
+import { Tabs } from "./ui/tabs.mjs";
+import { WritePanel } from "./ui/write-panel.mjs";
+
+/**
+ * Counters (seq, rate, entries kept) are redrawn at most this often: at 50,000 changes per second they change at
+ * every frame, and each redraw of text costs a layout.
+ */
+const counterRefreshMs = 250;
+
+/** The parts of an update that replace what the page holds. */
+const sections = ["now", "stats", "conn", "problems", "stores", "store", "tree", "inspector", "recent", "log", "detail", "history", "subscriptions"];
+
+const app = {
+  state: readViewState(location.search),
+  /** @type {Record<string, any>} */
+  latest: {},
+  framesRendered: 0,
+  firstTreeMarked: false,
+  frameRequested: false,
+  ackPending: false,
+  countersDrawnAt: 0,
+
+  /**
+   * Changes the view: updates the URL (so reload and shared links land here) and tells the worker.
+   * @param {Partial<import("../lib/url-state.mjs").ViewState>} patch
+   */
+  setState(patch) {
+    const changed = Object.keys(patch).filter((key) => JSON.stringify(app.state[key]) !== JSON.stringify(patch[key]));
+    if (changed.length === 0) return;
+    Object.assign(app.state, patch);
+    history.replaceState(null, "", writeViewState(app.state) + location.hash);
+    const forWorker = {};
+    for (const key of changed) forWorker[key] = app.state[key];
+    app.bridge.post({ type: "view", patch: forWorker });
+    if (changed.includes("panel")) showPanel();
+    app.requestFrame();
+  },
+
+  requestFrame() {
+    if (app.frameRequested) return;
+    app.frameRequested = true;
+    requestAnimationFrame(renderFrame);
+  },
+
+  readOnly() {
+    return app.latest.conn?.readOnly ?? false;
+  },
+
+  /** Sends a write, transaction or revert through the worker; resolves with the server's reply. */
+  async send(request) {
+    const reply = await app.bridge.ask({ type: "send", ...request });
+    app.panels.write.record(request, reply);
+    return reply;
+  },
+
+  async revert(seq) {
+    const reply = await app.send({ kind: "revert", seq });
+    if (reply.ok) app.toasts.show(reply.seq === null ? `Reverting #${seq} changed nothing (the values were equal).` : `Reverted #${seq} as change #${reply.seq}.`, "ok");
+    else app.toasts.show(`Revert of #${seq} refused: ${reply.error.message}`, "error");
+  },
+
+  toast(text, kind) {
+    app.toasts.show(text, kind);
+  },
+
+  async copyPath(path) {
+    const ok = await copyText(path);
+    app.toasts.show(ok ? `Copied ${path || "(root)"}` : "Copying is not allowed here", ok ? "ok" : "error");
+  },
+
+  async copyValue(inspector) {
+    if (!inspector?.exists) return;
+    const ok = await copyText(inspector.size >= 0 ? inspector.pretty : inspector.text);
+    app.toasts.show(ok ? "Copied the value" : "Copying is not allowed here", ok ? "ok" : "error");
+  },
+
+  showHistory(store, path) {
+    app.setState({ store, path, panel: "history" });
+  },
+
+  showInTree(store, path) {
+    app.setState({ store, path, search: "", panel: "stores" });
+    app.panels.stores.reveal(store, path);
+  },
+
+  showEntry(seq) {
+    app.setState({ panel: "log", entry: seq, filter: { store: "", path: "", op: "", text: "" } });
+    app.bridge.post({ type: "log", action: "close" });
+    app.bridge.post({ type: "view", patch: { entry: seq } });
+  },
+
+  openWrite(values) {
+    app.setState({ panel: "write" });
+    app.panels.write.fill(values);
+  },
+
+  /** The benchmark's mark: the first time a store's tree is in the DOM. */
+  markFirstTree() {
+    if (app.firstTreeMarked) return;
+    app.firstTreeMarked = true;
+    requestAnimationFrame(() => performance.mark("keyscope:first-tree-render"));
+  },
+};
+
+function renderFrame() {
+  app.frameRequested = false;
+  try {
+    const { latest } = app;
+    const now = performance.now();
+    const counters = now - app.countersDrawnAt >= counterRefreshMs;
+    if (counters) app.countersDrawnAt = now;
+    app.header.render(latest, counters);
+    app.tabs.render(app.state.panel, counters ? { log: latest.stats?.entriesKept, subscriptions: latest.stats?.subscriptions } : null);
+    app.banners.render(latest.problems, latest.conn);
+    app.panels[app.state.panel].render(latest);
+  } catch (error) {
+    console.error(error);
+    app.toasts.show(`Drawing failed: ${error.message}`, "error");
+  }
+  app.framesRendered++;
+  if (app.ackPending) {
+    app.ackPending = false;
+    app.bridge.post({ type: "ack" });
+  }
+}
+
+function showPanel() {
+  for (const [name, panel] of Object.entries(app.panels)) panel.element.hidden = name !== app.state.panel;
+}
+
+function onKey(event) {
+  if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey) return;
+  const target = /** @type {HTMLElement} */ (event.target);
+  const typing = target.closest("input, textarea, select, [contenteditable]") !== null;
+  const panel = app.panels[app.state.panel];
+  if (event.key === "Escape") {
+    // The first Esc leaves the field; the next one closes what is open.
+    if (typing) target.blur();
+    if (typing || panel.escape()) event.preventDefault();
+    return;
+  }
+  if (typing) return;
+  if (event.key === "/") {
+    event.preventDefault();
+    if (app.state.panel === "log") app.panels.log.focusFilter();
+    else if (app.state.panel === "history") app.panels.history.focusPath();
+    else {
+      app.setState({ panel: "stores" });
+      app.panels.stores.focusSearch();
+    }
+    return;
+  }
+  const number = Number(event.key);
+  if (Number.isInteger(number) && number >= 1 && number <= panels.length) {
+    app.setState({ panel: panels[number - 1] });
+    event.preventDefault();
+    return;
+  }
+  if (panel.handleKey(event)) event.preventDefault();
+}
+
+function start() {
+  const worker = new Worker(new URL("./worker/worker.mjs", import.meta.url), { type: "module" });
+  worker.onerror = (event) => app.toasts.show(`The dashboard's worker failed: ${event.message ?? "unknown error"}`, "error");
+  app.bridge = new Bridge(worker, {
+    onUpdate(update) {
+      for (const key of sections) if (key in update) app.latest[key] = update[key];
+      app.ackPending = true;
+      app.requestFrame();
+    },
+    onSelect(path) {
+      app.setState({ path });
+    },
+  });
+  app.header = new Header(document.getElementById("topbar"));
+  app.tabs = new Tabs(document.getElementById("tabs"), panels, (panel) => app.setState({ panel }));
+  app.banners = new Banners(document.getElementById("banners"), (key) => app.bridge.post({ type: "dismiss", key }));
+  app.toasts = new Toasts(document.getElementById("toasts"));
+  app.panels = {
+    stores: new StoresPanel(app),
+    log: new LogPanel(app),
+    history: new HistoryPanel(app),
+    subscriptions: new SubscriptionsPanel(app),
+    write: new WritePanel(app),
+  };
+  document.getElementById("panels").append(...Object.values(app.panels).map((panel) => panel.element));
+  showPanel();
+  document.addEventListener("keydown", onKey);
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  app.bridge.post({ type: "start", url: `${scheme}://${location.host}/ws`, token: app.state.token, state: app.state });
+  // For the benchmark harness: counters it can read at any time.
+  window.keyscopeStats = () => ({
+    seq: app.latest.stats?.seq ?? null,
+    entriesReceived: app.latest.stats?.entriesReceived ?? 0,
+    entriesKept: app.latest.stats?.entriesKept ?? 0,
+    framesRendered: app.framesRendered,
+  });
+  app.requestFrame();
+}
+
+start();

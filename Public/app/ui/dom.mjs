@@ -1,0 +1,101 @@
+// Small DOM helpers. Text only ever goes in through textContent (or attributes), never as HTML.
+
+/**
+ * Creates an element. `props` are properties (className, type, title…), except `dataset`, `attrs` (attributes,
+ * such as data-testid and aria-*), `on` (event listeners) and `style` (a CSS text).
+ * @param {string} tag
+ * @param {Record<string, any>} [props]
+ * @param {...(Node|string|null|undefined|false)} children strings become text nodes
+ * @returns {HTMLElement}
+ */
+export function h(tag, props = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null) continue;
+    if (key === "attrs") for (const [name, v] of Object.entries(value)) { if (v !== undefined && v !== null && v !== false) element.setAttribute(name, String(v)); }
+    else if (key === "dataset") Object.assign(element.dataset, value);
+    else if (key === "on") for (const [type, listener] of Object.entries(value)) element.addEventListener(type, listener);
+    else if (key === "style") element.style.cssText = value;
+    else element[key] = value;
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child);
+  }
+  return element;
+}
+
+/**
+ * Sets an element's text only when it differs (assigning the same text still costs a layout).
+ * @param {Element} element
+ * @param {string} text
+ */
+export function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+/**
+ * Adds or removes a class only when needed.
+ * @param {Element} element
+ * @param {string} name
+ * @param {boolean} on
+ */
+export function setClass(element, name, on) {
+  if (element.classList.contains(name) !== on) element.classList.toggle(name, on);
+}
+
+/**
+ * Sets a property (hidden, disabled, className…) only when it changes: assigning the same value still records a
+ * mutation and can cost a style pass.
+ * @param {HTMLElement} element
+ * @param {string} name
+ * @param {any} value
+ */
+export function setProp(element, name, value) {
+  if (element[name] !== value) element[name] = value;
+}
+
+/**
+ * Sets or removes an attribute only when it changes.
+ * @param {Element} element
+ * @param {string} name
+ * @param {string|null} value null removes it
+ */
+export function setAttr(element, name, value) {
+  if (value === null) {
+    if (element.hasAttribute(name)) element.removeAttribute(name);
+  } else if (element.getAttribute(name) !== value) {
+    element.setAttribute(name, value);
+  }
+}
+
+/**
+ * Copies text to the clipboard; falls back to a hidden text area where the Clipboard API is not allowed.
+ * @param {string} text
+ * @returns {Promise<boolean>}
+ */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h("textarea", { value: text, style: "position:fixed;opacity:0" });
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok;
+  }
+}
+
+/** An icon from the inline sprite in index.html. @param {string} name @param {string} [label] */
+export function icon(name, label) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", `icon icon-${name}`);
+  svg.setAttribute("aria-hidden", label ? "false" : "true");
+  if (label) svg.setAttribute("aria-label", label);
+  const use = document.createElementNS("http://www.w3.org/2000/svg", "use");
+  use.setAttribute("href", `#i-${name}`);
+  svg.append(use);
+  return svg;
+}

@@ -1,0 +1,64 @@
+// The top bar: which server this is (name, pid, version), the connection state, the read-only badge and the
+// live counters.
+
+import { formatCount } from "../../lib/format.mjs";
+import { h, icon, setAttr, setProp, setText } from "./dom.mjs";
+
+const phaseText = {
+  connecting: "connecting…",
+  connected: "connected",
+  reconnecting: "reconnecting…",
+  stopped: "not connected",
+};
+
+export class Header {
+  /** @param {HTMLElement} element */
+  constructor(element) {
+    this.name = h("span", { className: "server-name" });
+    this.meta = h("span", { className: "server-meta" });
+    this.stateText = h("span", { className: "conn-text" });
+    this.state = h("span", { className: "conn", attrs: { "data-testid": "connection-state", role: "status" } },
+      h("i", { className: "conn-dot" }), this.stateText);
+    this.readOnly = h("span", {
+      className: "badge badge-readonly",
+      hidden: true,
+      title: "This server refuses writes (started with --read-only)",
+      attrs: { "data-testid": "read-only-badge" },
+    }, icon("lock"), "read-only");
+    this.seq = h("span", { className: "stat", title: "Last change applied to the dashboard's copy of the stores" });
+    this.rate = h("span", { className: "stat", title: "Changes per second arriving from the server" });
+    element.append(
+      h("span", { className: "brand" }, icon("logo"), h("span", { className: "brand-name", textContent: "Keyscope" })),
+      h("span", { className: "server" }, this.name, this.meta),
+      this.state,
+      this.readOnly,
+      h("span", { className: "topbar-spacer" }),
+      this.rate,
+      this.seq,
+    );
+  }
+
+  /**
+   * @param {{conn?: any, stats?: any}} latest
+   * @param {boolean} counters whether to redraw the counters too
+   */
+  render({ conn, stats }, counters) {
+    if (conn) {
+      const server = conn.server;
+      setText(this.name, server ? server.name : "Keyscope");
+      setText(this.meta, server ? `pid ${server.pid} · v${server.version}` : "");
+      let text = phaseText[conn.phase] ?? conn.phase;
+      if (conn.phase === "reconnecting" && conn.attempt > 0) text = `reconnecting… (attempt ${conn.attempt})`;
+      if (conn.phase === "connected" && conn.outOfSync) text = "connected · resyncing";
+      setText(this.stateText, text);
+      setAttr(this.state, "data-phase", conn.phase);
+      setAttr(this.state, "title", conn.reason || text);
+      setProp(this.readOnly, "hidden", !conn.readOnly);
+      document.title = server ? `${conn.phase === "connected" ? "" : "◌ "}${server.name} · Keyscope` : "Keyscope";
+    }
+    if (stats && counters) {
+      setText(this.seq, stats.seq === null ? "seq —" : `seq ${formatCount(stats.seq)}`);
+      setText(this.rate, `${formatCount(stats.rate)}/s`);
+    }
+  }
+}

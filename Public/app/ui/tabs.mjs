@@ -1,0 +1,43 @@
+// The panel tabs. Each is a button with a stable test id (tab-stores, tab-log, …) and a key (1…5).
+
+import { formatCount } from "../../lib/format.mjs";
+import { h, setAttr, setText } from "./dom.mjs";
+
+const labels = { stores: "Stores", log: "Log", history: "History", subscriptions: "Subscriptions", write: "Write" };
+
+export class Tabs {
+  /**
+   * @param {HTMLElement} element
+   * @param {string[]} panels
+   * @param {(panel: string) => void} onSelect
+   */
+  constructor(element, panels, onSelect) {
+    this.buttons = new Map();
+    this.counts = new Map();
+    element.setAttribute("role", "tablist");
+    panels.forEach((panel, i) => {
+      const count = h("span", { className: "tab-count" });
+      const button = h("button", {
+        type: "button",
+        className: "tab",
+        title: `${labels[panel]} (${i + 1})`,
+        attrs: { role: "tab", "data-testid": `tab-${panel}`, "aria-controls": `panel-${panel}` },
+        on: { click: () => onSelect(panel) },
+      }, h("span", { textContent: labels[panel] }), count);
+      this.buttons.set(panel, button);
+      this.counts.set(panel, count);
+      element.append(button);
+    });
+  }
+
+  /**
+   * @param {string} active
+   * @param {{log?: number, subscriptions?: number}|null} counts null keeps the counts shown
+   */
+  render(active, counts) {
+    for (const [panel, button] of this.buttons) setAttr(button, "aria-selected", String(panel === active));
+    if (!counts) return;
+    setText(this.counts.get("log"), counts.log ? formatCount(counts.log) : "");
+    setText(this.counts.get("subscriptions"), counts.subscriptions ? String(counts.subscriptions) : "");
+  }
+}

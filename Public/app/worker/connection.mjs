@@ -1,0 +1,91 @@
+// The WebSocket to /ws, kept open: it reconnects on its own with back-off, asks to resume after the last seq the
+// session applied, and starts over without resume when the server turns out to be another process.
+
+import { reconnectDelay } from "../../lib/backoff.mjs";
+
+/** @typedef {"connecting"|"connected"|"reconnecting"|"stopped"} ConnectionPhase */
+
+export class Connection {
+  /**
+   * @param {{url: string, token: string, resumeSeq: () => number|null, onText: (text: string) => void,
+   *   onPhase: (phase: ConnectionPhase, detail: {attempt: number, retryIn: number, reason: string}) => void}} options
+   *   `url` is the WebSocket endpoint (ws://host:port/ws)
+   */
+  constructor({ url, token, resumeSeq, onText, onPhase }) {
+    this.url = url;
+    this.token = token;
+    this.resumeSeq = resumeSeq;
+    this.onText = onText;
+    this.onPhase = onPhase;
+    this.attempt = 0;
+    /** @type {WebSocket|null} */
+    this.socket = null;
+    this.timer = 0;
+    this.opened = false;
+  }
+
+  start() {
+    this.connect();
+  }
+
+  connect() {
+    const resume = this.resumeSeq();
+    const query = new URLSearchParams({ token: this.token });
+    if (resume !== null) query.set("resume", String(resume));
+    this.onPhase(this.attempt === 0 ? "connecting" : "reconnecting", { attempt: this.attempt, retryIn: 0, reason: "" });
+    let socket;
+    try {
+      socket = new WebSocket(`${this.url}?${query}`, "keyscope.v1");
+    } catch (error) {
+      this.retry(`Cannot open the WebSocket: ${error.message}.`);
+      return;
+    }
+    this.socket = socket;
+    this.opened = false;
+    socket.onopen = () => { this.opened = true; };
+    socket.onmessage = (event) => {
+      if (typeof event.data === "string") this.onText(event.data);
+    };
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      const reason = this.opened
+        ? `The connection closed (${event.code}${event.reason ? `: ${event.reason}` : ""}).`
+        : "The server did not accept the connection (is it running, and is the token in the URL current?).";
+      this.retry(reason);
+    };
+  }
+
+  /** The server said hello: the connection works, so the next failure starts the back-off over. */
+  confirm() {
+    this.attempt = 0;
+    this.onPhase("connected", { attempt: 0, retryIn: 0, reason: "" });
+  }
+
+  retry(reason) {
+    const delay = reconnectDelay(this.attempt);
+    this.attempt++;
+    this.onPhase("reconnecting", { attempt: this.attempt, retryIn: delay, reason });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Closes this socket and connects again at once (used when the server turned out to be another process). */
+  restart() {
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close(1000, "starting over");
+    clearTimeout(this.timer);
+    this.connect();
+  }
+
+  /**
+   * Sends one request; false when there is no open connection.
+   * @param {string} text
+   */
+  send(text) {
+    if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(text);
+    return true;
+  }
+}

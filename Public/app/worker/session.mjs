@@ -1,0 +1,254 @@
+// Everything the dashboard knows, kept off the page's thread: the mirror of the stores, the log ring and its
+// filtered view, the subscriptions, what just changed, and the problems worth a banner. It reads server
+// messages (already text) and answers the questions the view models ask.
+
+import { FilteredLog, compileFilter, noFilter } from "../../lib/log-filter.mjs";
+import { LogRing } from "../../lib/log-ring.mjs";
+import { LogView } from "../../lib/log-view.mjs";
+import { Mirror, MirrorError } from "../../lib/mirror.mjs";
+import { ProtocolError, decodeServerMessage } from "../../lib/protocol.mjs";
+import { RecentChanges } from "../../lib/recent.mjs";
+import { resyncRequest } from "../../lib/requests.mjs";
+import { SubscriptionRates } from "../../lib/subscriptions.mjs";
+
+/** Problems shown at once; more of the same kind only raise a count. */
+const problemLimit = 4;
+/** Notices (not errors) leave by themselves after this long. */
+const noticeLifetimeMs = 15_000;
+
+export class Session {
+  /**
+   * @param {{limit: number, send: (text: string) => boolean, now?: () => number}} options
+   *   `send` sends a request to the server and says whether it could
+   */
+  constructor({ limit, send, now = () => Date.now() }) {
+    this.send = send;
+    this.now = now;
+    this.mirror = new Mirror();
+    this.ring = new LogRing(limit);
+    this.filtered = new FilteredLog(this.ring);
+    this.logView = new LogView(this.filtered);
+    this.filter = noFilter;
+    this.recent = new RecentChanges();
+    this.rates = new SubscriptionRates();
+    /** @type {import("../../lib/protocol.mjs").Subscription[]} */
+    this.subscriptions = [];
+    this.subscriptionRates = new Map();
+    /** @type {{name: string, version: string, pid: number}|null} */
+    this.server = null;
+    this.readOnly = false;
+    this.epoch = 0;
+    this.entriesReceived = 0;
+    this.outOfSync = false;
+    this.nextRequestId = 1;
+    /** @type {Map<number, (reply: any) => void>} */
+    this.pending = new Map();
+    /** @type {Array<{key: string, message: string, count: number, level: "error"|"notice", time: number}>} */
+    this.problems = [];
+    // Version counters: a view model is rebuilt only when what it shows has changed.
+    this.versions = { stores: 0, data: 0, log: 0, subscriptions: 0, problems: 0, server: 0 };
+  }
+
+  /**
+   * The seq to resume from, or null to start with a snapshot. A fresh page resumes from 0: the server then
+   * replays the changes its log still holds (or says `gap` and sends a snapshot), so the log starts with the
+   * history from before the page was opened.
+   */
+  resumeSeq() {
+    return this.outOfSync ? null : this.mirror.seq ?? 0;
+  }
+
+  /**
+   * Reads one server frame. Returns "restart" when the server is another process than the one our seqs came
+   * from, so the connection must start over without resume.
+   * @param {string} text
+   * @returns {"ok"|"restart"}
+   */
+  receive(text) {
+    let message;
+    try {
+      message = decodeServerMessage(text);
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      this.report("protocol", `Ignored a message the dashboard cannot read: ${error.message}`);
+      return "ok";
+    }
+    switch (message.type) {
+      case "hello": return this.hello(message);
+      case "snapshot": this.snapshot(message); break;
+      case "changes": this.changes(message.entries); break;
+      case "subscriptions": this.setSubscriptions(message.list); break;
+      case "gap": this.gap(message.from, message.to); break;
+      case "reply": this.reply(message); break;
+      default: break; // unknown message types are for newer dashboards
+    }
+    return "ok";
+  }
+
+  hello(message) {
+    const previous = this.server;
+    if (message.resumed && previous && previous.pid !== message.server.pid) {
+      // Our seqs and stores belong to the old process; the new one numbers from 1 again and has its own stores.
+      this.mirror = new Mirror();
+      this.recent.clear();
+      this.server = null;
+      this.versions.stores++;
+      this.versions.data++;
+      return "restart";
+    }
+    if (!previous || previous.pid !== message.server.pid) this.epoch++;
+    this.server = message.server;
+    this.readOnly = message.readOnly;
+    this.versions.server++;
+    this.dismiss("connection");
+    return "ok";
+  }
+
+  snapshot(message) {
+    this.mirror.load(message);
+    this.outOfSync = false;
+    this.dismiss("sync");
+    this.recent.clear();
+    this.setSubscriptions(message.subscriptions);
+    this.versions.stores++;
+    this.versions.data++;
+  }
+
+  changes(entries) {
+    const now = this.now();
+    let storesChanged = false;
+    for (const entry of entries) {
+      this.entriesReceived++;
+      if (!this.outOfSync) {
+        try {
+          const touched = this.mirror.apply(entry);
+          if (touched) for (const segments of touched) this.recent.record(entry.store, segments, now);
+          else storesChanged = true;
+        } catch (error) {
+          if (!(error instanceof MirrorError)) throw error;
+          this.loseSync(`The dashboard's copy of the stores disagreed with change ${entry.seq} (${error.message}); reloading the state.`);
+        }
+      }
+      this.record(entry);
+    }
+    if (storesChanged) this.versions.stores++;
+    this.versions.data++;
+    this.versions.log++;
+  }
+
+  /** Adds an entry to the log ring and to the filtered view. */
+  record(entry) {
+    const n = this.ring.push(entry, this.epoch);
+    this.filtered.dropEvicted();
+    this.filtered.offer(n);
+  }
+
+  gap(from, to) {
+    // On a fresh page the gap is only the history the server no longer keeps: no banner for that.
+    if (this.mirror.seq !== null) {
+      this.report("gap", `Missed changes ${from}…${to} (the dashboard fell behind the server's log); the state was reloaded, the log has a hole there.`, "notice");
+    }
+    const raw = `{"gap":{"from":${from},"to":${to}}}`;
+    this.record({ seq: to, time: new Date(this.now()).toISOString(), store: "", txn: null, event: "gap", patches: [], raw });
+    this.versions.log++;
+  }
+
+  loseSync(message) {
+    this.outOfSync = true;
+    this.report("sync", message);
+    this.send(resyncRequest(this.nextRequestId++));
+  }
+
+  setSubscriptions(list) {
+    this.subscriptions = list;
+    this.subscriptionRates = this.rates.update(list, this.now());
+    this.versions.subscriptions++;
+  }
+
+  /**
+   * Sends a request built with a fresh id; `onReply` gets the decoded reply (or a local error when offline).
+   * @param {(id: number) => string} build
+   * @param {(reply: {ok: boolean, seq?: number|null, error?: {code: string, message: string}}) => void} onReply
+   */
+  request(build, onReply) {
+    const id = this.nextRequestId++;
+    if (!this.send(build(id))) {
+      onReply({ ok: false, error: { code: "offline", message: "Not connected to the server; try again once it is back." } });
+      return;
+    }
+    this.pending.set(id, onReply);
+  }
+
+  reply(message) {
+    const onReply = this.pending.get(message.id);
+    if (!onReply) return;
+    this.pending.delete(message.id);
+    onReply(message);
+  }
+
+  /** The connection dropped: requests in flight will get no reply. */
+  disconnected() {
+    for (const onReply of this.pending.values()) {
+      onReply({ ok: false, error: { code: "offline", message: "The connection dropped before the server replied; check the log to see whether the change was made." } });
+    }
+    this.pending.clear();
+  }
+
+  /**
+   * Sets the log's filter and rebuilds the filtered view.
+   * @param {import("../../lib/log-filter.mjs").LogFilter} filter
+   */
+  setFilter(filter) {
+    this.filter = filter;
+    this.filtered.rebuild(compileFilter(filter, this.ring));
+    this.logView.anchor = { pinned: true };
+    this.versions.log++;
+  }
+
+  /** @param {number} limit */
+  setLimit(limit) {
+    this.ring.resize(limit);
+    this.filtered.rebuild(this.filtered.test);
+    this.versions.log++;
+  }
+
+  clearLog() {
+    this.ring.clear();
+    this.filtered.rebuild(this.filtered.test);
+    this.versions.log++;
+  }
+
+  /**
+   * Shows a banner (or raises the count of the same one).
+   * @param {string} key what kind of problem, so repeats collapse
+   * @param {string} message
+   * @param {"error"|"notice"} [level]
+   */
+  report(key, message, level = "error") {
+    const existing = this.problems.find((p) => p.key === key);
+    if (existing) {
+      existing.count++;
+      existing.message = message;
+      existing.time = this.now();
+    } else {
+      this.problems.push({ key, message, count: 1, level, time: this.now() });
+      if (this.problems.length > problemLimit) this.problems.shift();
+    }
+    this.versions.problems++;
+  }
+
+  /** Drops notices older than their lifetime. */
+  expireNotices() {
+    const now = this.now();
+    const before = this.problems.length;
+    this.problems = this.problems.filter((p) => p.level !== "notice" || now - p.time < noticeLifetimeMs);
+    if (this.problems.length !== before) this.versions.problems++;
+  }
+
+  /** @param {string} key */
+  dismiss(key) {
+    const before = this.problems.length;
+    this.problems = this.problems.filter((p) => p.key !== key);
+    if (this.problems.length !== before) this.versions.problems++;
+  }
+}

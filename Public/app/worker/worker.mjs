@@ -1,0 +1,198 @@
+// The dashboard's worker: owns the WebSocket, reads every frame, keeps the session, and sends the page compact
+// updates for what is on screen. Updates go out one at a time: the next only after the page says it drew the last
+// (an "ack" from its animation frame), so a flood of changes never floods the page.
+
+import { completePath } from "../../lib/complete.mjs";
+import { valueAtPath } from "../../lib/mirror.mjs";
+import { revertRequest, resyncRequest, transactionRequest, writeRequest } from "../../lib/requests.mjs";
+import { editorFor } from "../../lib/value-input.mjs";
+import { Connection } from "./connection.mjs";
+import { HistoryModel } from "./history-model.mjs";
+import { LogModel } from "./log-model.mjs";
+import { Session } from "./session.mjs";
+import { TreeModel } from "./tree-model.mjs";
+import { UpdateBuilder } from "./update-builder.mjs";
+
+let session;
+let connection;
+let tree;
+let log;
+let history;
+let updates;
+/** @type {{store: string, path: string}|null} */
+let pendingReveal = null;
+const view = {
+  panel: "stores", store: "", path: "", search: "", entry: null,
+  tree: { start: 0, count: 80 }, log: { visible: 40, count: 120 }, history: { start: 0, count: 80 },
+};
+const phase = { phase: "connecting", attempt: 0, retryIn: 0, reason: "" };
+let credit = true;
+let dirty = true;
+let flushTimer = 0;
+
+self.onmessage = (event) => {
+  try {
+    handle(event.data);
+  } catch (error) {
+    session?.report("internal", `Internal error: ${error.message}`);
+    markDirty();
+  }
+};
+
+function handle(message) {
+  switch (message.type) {
+    case "start": return start(message);
+    case "ack":
+      credit = true;
+      return schedule();
+    case "view": return changeView(message.patch);
+    case "tree": return treeAction(message);
+    case "log": return logAction(message);
+    case "send": return sendRequest(message);
+    case "value": return postMessage({ type: "value", tag: message.tag, ...valueEditor(message.store, message.path) });
+    case "complete": {
+      const root = session.mirror.stores.get(message.store)?.root;
+      return postMessage({ type: "completions", tag: message.tag, items: root ? completePath(root, message.text) : [] });
+    }
+    case "resync":
+      session.send(resyncRequest(session.nextRequestId++));
+      return;
+    case "dismiss":
+      session.dismiss(message.key);
+      return markDirty();
+  }
+}
+
+function start({ url, token, state }) {
+  session = new Session({ limit: state.limit, send: (text) => connection.send(text) });
+  log = new LogModel(session);
+  tree = new TreeModel(session);
+  history = new HistoryModel(session, log);
+  updates = new UpdateBuilder({ session, tree, log, history, view, phase });
+  Object.assign(view, { panel: state.panel, store: state.store, path: state.path, search: state.search, entry: state.entry });
+  if (state.path) pendingReveal = { store: state.store, path: state.path };
+  session.logView.order = state.order;
+  session.setFilter(state.filter);
+  if (!token) {
+    Object.assign(phase, { phase: "stopped", reason: "This page needs the token: open the URL the server printed (…/?token=…)." });
+    return markDirty();
+  }
+  connection = new Connection({
+    url,
+    token,
+    resumeSeq: () => session.resumeSeq(),
+    onText: receive,
+    onPhase: (next, detail) => {
+      if (next === "reconnecting" && phase.phase === "connected") session.disconnected();
+      Object.assign(phase, { phase: next, ...detail });
+      markDirty();
+    },
+  });
+  connection.start();
+}
+
+function receive(text) {
+  const wasConnected = phase.phase === "connected";
+  if (session.receive(text) === "restart") {
+    session.report("restart", "The server restarted (another process); loading its state from the start.", "notice");
+    connection.restart();
+  } else if (!wasConnected && session.server) {
+    connection.confirm();
+  }
+  revealLinkedPath();
+  markDirty();
+}
+
+/** The path in the page's URL is shown in the tree (its ancestors expanded) as soon as its store exists. */
+function revealLinkedPath() {
+  if (!pendingReveal) return;
+  const { stores } = session.mirror;
+  if (pendingReveal.store ? !stores.has(pendingReveal.store) : stores.size === 0) return;
+  tree.reveal(tree.storeId(pendingReveal.store), pendingReveal.path);
+  pendingReveal = null;
+}
+
+function changeView(patch) {
+  const { filter, order, limit, ...rest } = patch;
+  Object.assign(view, rest);
+  if (filter) session.setFilter(filter);
+  if (order) {
+    session.logView.order = order;
+    session.logView.anchor = { pinned: true };
+  }
+  if (limit) session.setLimit(limit);
+  if (patch.log && "row" in patch.log) session.logView.scrollTo(patch.log.row, view.log.visible);
+  updates.logViewChanged();
+  markDirty();
+}
+
+function treeAction({ action, store, path, count, key }) {
+  if (action === "toggle") tree.setExpanded(store, path);
+  else if (action === "more") tree.showMore(store, path, count);
+  else if (action === "reveal") tree.reveal(store, path);
+  else if (action === "move") {
+    const next = tree.move(view, key);
+    if (next !== null) {
+      view.path = next;
+      postMessage({ type: "select", path: next });
+    }
+  }
+  markDirty();
+}
+
+function logAction({ action, delta, n }) {
+  const logView = session.logView;
+  if (action === "pause") logView.pausedAt = session.ring.end;
+  else if (action === "resume") {
+    logView.pausedAt = null;
+    logView.anchor = { pinned: true };
+  } else if (action === "clear") session.clearLog();
+  else if (action === "select") log.selected = n;
+  else if (action === "close") log.selected = null;
+  else if (action === "move") {
+    const row = log.move(delta);
+    if (row >= 0) revealLogRow(row);
+  }
+  updates.logViewChanged();
+  markDirty();
+}
+
+/** Keeps a row the keyboard moved to on screen by moving the anchor. */
+function revealLogRow(row) {
+  const logView = session.logView;
+  const first = logView.firstRow(view.log.visible);
+  if (row < first) logView.scrollTo(row, view.log.visible);
+  else if (row >= first + view.log.visible - 1) logView.scrollTo(row - view.log.visible + 2, view.log.visible);
+}
+
+function sendRequest({ tag, kind, store, op, ops, seq }) {
+  const build = {
+    write: (id) => writeRequest(id, store, op),
+    transaction: (id) => transactionRequest(id, store, ops),
+    revert: (id) => revertRequest(id, seq),
+  }[kind];
+  session.request(build, (reply) => postMessage({ type: "reply", tag, ok: reply.ok, seq: reply.seq ?? null, error: reply.error ?? null }));
+}
+
+function valueEditor(storeId, path) {
+  const root = session.mirror.stores.get(storeId)?.root;
+  const value = root ? valueAtPath(root, path) : undefined;
+  return value === undefined ? { exists: false, mode: "json", text: "" } : { exists: true, ...editorFor(value) };
+}
+
+function markDirty() {
+  dirty = true;
+  schedule();
+}
+
+function schedule() {
+  if (credit && dirty && !flushTimer) flushTimer = setTimeout(flush, 0);
+}
+
+function flush() {
+  flushTimer = 0;
+  if (!credit || !dirty || !session) return;
+  dirty = false;
+  credit = false;
+  postMessage(updates.build());
+}

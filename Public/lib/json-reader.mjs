@@ -1,0 +1,353 @@
+// Reading VALUES.md JSON: a strict reader that keeps integers apart from numbers (`JSON.parse` reads `3.0` as `3`)
+// and refuses what the server's reader refuses (duplicate keys, lone surrogates, integers outside Int64,
+// overflowing numbers, bad tagged values, nesting over 512).
+
+import { Color, Num, Url, colorPattern, isAbsoluteURL, normalizeInteger } from "./values.mjs";
+
+/** The deepest nesting of arrays and objects accepted, as the server's `JSONLimits.defaultMaxDepth`. */
+const maxJSONDepth = 512;
+
+/** A JSON text that is not a valid StoreValue; `offset` is the UTF-16 index where reading stopped. */
+export class JSONValueError extends Error {
+  /**
+   * @param {string} reason
+   * @param {number} offset
+   */
+  constructor(reason, offset) {
+    super(`${reason} (at offset ${offset})`);
+    this.reason = reason;
+    this.offset = offset;
+  }
+}
+
+const int64Min = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+
+/** A single-pass reader over one JSON text. */
+class Reader {
+  /** @param {string} text */
+  constructor(text) {
+    this.text = text;
+    this.pos = 0;
+    this.depth = 0;
+  }
+
+  fail(reason, offset = this.pos) {
+    return new JSONValueError(reason, offset);
+  }
+
+  skipWhitespace() {
+    const text = this.text;
+    let pos = this.pos;
+    for (;;) {
+      const code = text.charCodeAt(pos);
+      if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) pos++;
+      else break;
+    }
+    this.pos = pos;
+  }
+
+  document() {
+    this.skipWhitespace();
+    const value = this.value();
+    this.skipWhitespace();
+    if (this.pos !== this.text.length) throw this.fail("unexpected text after the JSON value");
+    return value;
+  }
+
+  value() {
+    const code = this.text.charCodeAt(this.pos);
+    switch (code) {
+      case 0x7b: return this.object();
+      case 0x5b: return this.array();
+      case 0x22: return this.string();
+      case 0x74: return this.literal("true", true);
+      case 0x66: return this.literal("false", false);
+      case 0x6e: return this.literal("null", null);
+      default:
+        if (code === 0x2d || (code >= 0x30 && code <= 0x39)) return this.number();
+        throw this.fail(Number.isNaN(code) ? "expected a value, the text ended" : "expected a value");
+    }
+  }
+
+  literal(word, result) {
+    if (!this.text.startsWith(word, this.pos)) throw this.fail(`expected ${word}`);
+    this.pos += word.length;
+    return result;
+  }
+
+  enter() {
+    if (++this.depth > maxJSONDepth) throw this.fail(`nesting is deeper than ${maxJSONDepth} levels`);
+    this.pos++;
+    this.skipWhitespace();
+  }
+
+  /** @param {Array<[number, number]>} [spans] where to record each element's start and end */
+  array(spans) {
+    this.enter();
+    const elements = [];
+    if (this.text.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+      this.depth--;
+      return elements;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      const start = this.pos;
+      elements.push(this.value());
+      if (spans) spans.push([start, this.pos]);
+      this.skipWhitespace();
+      const code = this.text.charCodeAt(this.pos++);
+      if (code === 0x2c) continue;
+      if (code === 0x5d) break;
+      this.pos--;
+      throw this.fail(Number.isNaN(code) ? "unterminated array" : 'expected "," or "]" in an array');
+    }
+    this.depth--;
+    return elements;
+  }
+
+  /** @param {{key: string, spans: Array<[number, number]>}} [spanning] a member whose elements' spans to record */
+  object(spanning) {
+    const start = this.pos;
+    this.enter();
+    const members = new Map();
+    if (this.text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+      this.depth--;
+      return members;
+    }
+    let firstRawKey = null;
+    for (;;) {
+      this.skipWhitespace();
+      if (this.text.charCodeAt(this.pos) !== 0x22) throw this.fail("expected a quoted key in an object");
+      const keyOffset = this.pos;
+      const rawKey = this.string();
+      this.skipWhitespace();
+      if (this.text.charCodeAt(this.pos) !== 0x3a) throw this.fail('expected ":" after an object key');
+      this.pos++;
+      this.skipWhitespace();
+      const value = spanning && rawKey === spanning.key && this.text.charCodeAt(this.pos) === 0x5b
+        ? this.array(spanning.spans)
+        : this.value();
+      // `$`-escaping: a stored key that starts with `$` is written with one more `$`.
+      const key = rawKey.charCodeAt(0) === 0x24 ? rawKey.slice(1) : rawKey;
+      if (members.has(key)) throw this.fail(`duplicate key "${rawKey}" in an object`, keyOffset);
+      members.set(key, value);
+      firstRawKey ??= rawKey;
+      this.skipWhitespace();
+      const code = this.text.charCodeAt(this.pos++);
+      if (code === 0x2c) continue;
+      if (code === 0x7d) break;
+      this.pos--;
+      throw this.fail(Number.isNaN(code) ? "unterminated object" : 'expected "," or "}" in an object');
+    }
+    this.depth--;
+    if (members.size === 1 && firstRawKey.charCodeAt(0) === 0x24) {
+      const tagged = taggedValue(firstRawKey, members.values().next().value, start);
+      if (tagged !== undefined) return tagged;
+    }
+    return members;
+  }
+
+  number() {
+    const text = this.text;
+    const start = this.pos;
+    let pos = start;
+    let isInteger = true;
+    if (text.charCodeAt(pos) === 0x2d) pos++;
+    const digit = (at) => { const c = text.charCodeAt(at); return c >= 0x30 && c <= 0x39; };
+    if (!digit(pos)) throw this.fail("expected a digit", pos);
+    if (text.charCodeAt(pos) === 0x30) {
+      pos++;
+      if (digit(pos)) throw this.fail("a number has no leading zeros", pos);
+    } else {
+      while (digit(pos)) pos++;
+    }
+    if (text.charCodeAt(pos) === 0x2e) {
+      isInteger = false;
+      pos++;
+      if (!digit(pos)) throw this.fail('expected a digit after "."', pos);
+      while (digit(pos)) pos++;
+    }
+    const e = text.charCodeAt(pos);
+    if (e === 0x65 || e === 0x45) {
+      isInteger = false;
+      pos++;
+      const sign = text.charCodeAt(pos);
+      if (sign === 0x2b || sign === 0x2d) pos++;
+      if (!digit(pos)) throw this.fail("expected an exponent digit", pos);
+      while (digit(pos)) pos++;
+    }
+    this.pos = pos;
+    const literal = text.slice(start, pos);
+    if (isInteger) {
+      // Up to 15 digits always fit a double exactly; `|| 0` reads -0 as the integer 0.
+      if (pos - start <= 15) return Number(literal) || 0;
+      const big = BigInt(literal);
+      if (big < int64Min || big > int64Max) {
+        throw this.fail(`the integer ${literal} is outside the Int64 range`, start);
+      }
+      return normalizeInteger(big);
+    }
+    const value = Number(literal);
+    if (!Number.isFinite(value)) throw this.fail(`the number ${literal} does not fit in a double`, start);
+    return new Num(value);
+  }
+
+  string() {
+    const text = this.text;
+    const start = ++this.pos;
+    let pos = start;
+    // Fast path: no escapes; only the characters JSON forbids raw and lone surrogates are checked.
+    for (;;) {
+      const code = text.charCodeAt(pos);
+      if (code === 0x22) {
+        this.pos = pos + 1;
+        return text.slice(start, pos);
+      }
+      if (code === 0x5c) break;
+      if (!(code >= 0x20)) throw this.stringFailure(code, pos);
+      if (code >= 0xd800 && code <= 0xdfff) pos = this.surrogatePair(pos);
+      else pos++;
+    }
+    let result = text.slice(start, pos);
+    for (;;) {
+      const code = text.charCodeAt(pos);
+      if (code === 0x22) {
+        this.pos = pos + 1;
+        return result;
+      }
+      if (code === 0x5c) {
+        this.pos = pos;
+        result += this.escape();
+        pos = this.pos;
+        continue;
+      }
+      if (!(code >= 0x20)) throw this.stringFailure(code, pos);
+      const runStart = pos;
+      while (pos < text.length) {
+        const c = text.charCodeAt(pos);
+        if (c === 0x22 || c === 0x5c || c < 0x20) break;
+        if (c >= 0xd800 && c <= 0xdfff) pos = this.surrogatePair(pos);
+        else pos++;
+      }
+      result += text.slice(runStart, pos);
+    }
+  }
+
+  /** The error for a character below U+0020 in a string, or for its end (`code` is NaN past the text). */
+  stringFailure(code, pos) {
+    return this.fail(Number.isNaN(code) ? "unterminated string" : "a control character must be escaped in a string", pos);
+  }
+
+  /** The position after a raw surrogate pair at `pos`; a lone surrogate is text no UTF-8 can carry. */
+  surrogatePair(pos) {
+    const high = this.text.charCodeAt(pos);
+    const low = this.text.charCodeAt(pos + 1);
+    if (high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) return pos + 2;
+    throw this.fail("the text is not valid Unicode (a lone surrogate)", pos);
+  }
+
+  escape() {
+    const escapeStart = this.pos;
+    const code = this.text.charCodeAt(this.pos + 1);
+    this.pos += 2;
+    switch (code) {
+      case 0x22: return '"';
+      case 0x5c: return "\\";
+      case 0x2f: return "/";
+      case 0x62: return "\b";
+      case 0x66: return "\f";
+      case 0x6e: return "\n";
+      case 0x72: return "\r";
+      case 0x74: return "\t";
+      case 0x75: {
+        const high = this.hex4(escapeStart);
+        if (high >= 0xd800 && high <= 0xdbff) {
+          if (this.text.charCodeAt(this.pos) !== 0x5c || this.text.charCodeAt(this.pos + 1) !== 0x75) {
+            throw this.fail("a lone surrogate escape is not a character", escapeStart);
+          }
+          this.pos += 2;
+          const low = this.hex4(escapeStart);
+          if (low < 0xdc00 || low > 0xdfff) throw this.fail("a lone surrogate escape is not a character", escapeStart);
+          return String.fromCharCode(high, low);
+        }
+        if (high >= 0xdc00 && high <= 0xdfff) throw this.fail("a lone surrogate escape is not a character", escapeStart);
+        return String.fromCharCode(high);
+      }
+      default:
+        if (Number.isNaN(code)) throw this.fail("unterminated escape", escapeStart);
+        throw this.fail("unknown escape", escapeStart);
+    }
+  }
+
+  hex4(escapeStart) {
+    const digits = this.text.slice(this.pos, this.pos + 4);
+    if (!/^[0-9A-Fa-f]{4}$/.test(digits)) throw this.fail("\\u needs four hex digits", escapeStart);
+    this.pos += 4;
+    return parseInt(digits, 16);
+  }
+}
+
+/** A one-key object whose raw key is `$number`, `$color` or `$url` is that tagged value; its payload must be valid. */
+function taggedValue(rawKey, payload, offset) {
+  switch (rawKey) {
+    case "$number":
+      if (payload === "nan") return new Num(NaN);
+      if (payload === "inf") return new Num(Infinity);
+      if (payload === "-inf") return new Num(-Infinity);
+      throw new JSONValueError('$number must be "nan", "inf" or "-inf"', offset);
+    case "$color":
+      if (typeof payload === "string" && colorPattern.test(payload)) return new Color(payload);
+      throw new JSONValueError('$color must be "#RRGGBB" or "#RRGGBBAA"', offset);
+    case "$url":
+      if (typeof payload === "string" && isAbsoluteURL(payload)) return new Url(payload);
+      throw new JSONValueError("$url must be an absolute URL", offset);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Reads one JSON text as a StoreValue.
+ * @param {string} text
+ * @returns {import("./values.mjs").StoreValue}
+ * @throws {JSONValueError}
+ */
+export function parseJSON(text) {
+  return new Reader(text).document();
+}
+
+/**
+ * Reads UTF-8 bytes as a StoreValue, refusing bytes that are not UTF-8 (never replacing them).
+ * @param {Uint8Array} bytes
+ * @throws {JSONValueError}
+ */
+export function parseJSONBytes(bytes) {
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new JSONValueError("the text is not valid UTF-8", 0);
+  }
+  return parseJSON(text);
+}
+
+/**
+ * Reads a JSON object and also returns where each element of its array member `key` starts and ends in `text`,
+ * so that a log entry can be kept as the server's own compact text.
+ * @param {string} text
+ * @param {string} key
+ * @returns {{value: Map<string, any>, spans: Array<[number, number]>}}
+ */
+export function parseJSONWithSpans(text, key) {
+  const reader = new Reader(text);
+  reader.skipWhitespace();
+  if (text.charCodeAt(reader.pos) !== 0x7b) throw reader.fail("expected a JSON object");
+  const spans = [];
+  const value = reader.object({ key, spans });
+  reader.skipWhitespace();
+  if (reader.pos !== text.length) throw reader.fail("unexpected text after the JSON value");
+  return { value, spans };
+}

@@ -1,0 +1,45 @@
+// Requests to the server as JSON text. Values arrive already written by the VALUES.md writer (see value-input),
+// because JSON.stringify cannot write a number like 3.0 (it would arrive as the integer 3).
+
+/**
+ * @typedef {{op: "set"|"insert"|"remove"|"merge", path: string, json?: string}} WriteOp
+ *   `json` is the value's VALUES.md JSON text, absent for remove
+ */
+
+function opMembers({ op, path, json }) {
+  const members = `"op":${JSON.stringify(op)},"path":${JSON.stringify(path)}`;
+  return op === "remove" ? members : `${members},"value":${json}`;
+}
+
+/**
+ * @param {number} id
+ * @param {string} store
+ * @param {WriteOp} op
+ */
+export function writeRequest(id, store, op) {
+  return `{"id":${id},"type":"write","store":${JSON.stringify(store)},${opMembers(op)}}`;
+}
+
+/**
+ * All or nothing: one change with one txn.
+ * @param {number} id
+ * @param {string} store
+ * @param {WriteOp[]} ops
+ */
+export function transactionRequest(id, store, ops) {
+  return `{"id":${id},"type":"transaction","store":${JSON.stringify(store)},"ops":[${ops.map((op) => `{${opMembers(op)}}`).join(",")}]}`;
+}
+
+/**
+ * Applies the inverse of change `seq`.
+ * @param {number} id
+ * @param {number} seq
+ */
+export function revertRequest(id, seq) {
+  return `{"id":${id},"type":"revert","seq":${seq}}`;
+}
+
+/** @param {number} id */
+export function resyncRequest(id) {
+  return `{"id":${id},"type":"resync"}`;
+}

@@ -1,0 +1,60 @@
+// The view in the page's URL, so a reload or a shared link lands in the same place: the panel, the selected store
+// and path, the tree search, the log's filters, order, size limit and selected entry. The token stays in the URL.
+
+export const panels = ["stores", "log", "history", "subscriptions", "write"];
+
+/** The log's default size limit (entries kept). */
+export const defaultLogLimit = 100_000;
+
+/**
+ * @typedef {{token: string, panel: string, store: string, path: string, search: string,
+ *   filter: import("./log-filter.mjs").LogFilter, order: "newest"|"oldest", limit: number, entry: number|null}} ViewState
+ */
+
+/**
+ * Reads the view from a URL's query.
+ * @param {string} search `location.search`
+ * @returns {ViewState}
+ */
+export function readViewState(search) {
+  const query = new URLSearchParams(search);
+  const text = (key) => query.get(key) ?? "";
+  const limit = Number(query.get("limit"));
+  const entry = Number(query.get("entry"));
+  return {
+    token: text("token"),
+    panel: panels.includes(text("panel")) ? text("panel") : "stores",
+    store: text("store"),
+    path: text("path"),
+    search: text("q"),
+    filter: { store: text("fstore"), path: text("fpath"), op: text("fop"), text: text("ftext") },
+    order: text("order") === "oldest" ? "oldest" : "newest",
+    limit: Number.isInteger(limit) && limit >= 1000 && limit <= 5_000_000 ? limit : defaultLogLimit,
+    entry: query.has("entry") && Number.isInteger(entry) && entry > 0 ? entry : null,
+  };
+}
+
+/**
+ * Writes the view as a query string, leaving out what is at its default so links stay short.
+ * @param {ViewState} state
+ * @returns {string} starting with "?"
+ */
+export function writeViewState(state) {
+  const query = new URLSearchParams();
+  const put = (key, value, fallback = "") => {
+    if (value !== fallback && value !== null && value !== undefined) query.set(key, String(value));
+  };
+  put("token", state.token);
+  put("panel", state.panel, "stores");
+  put("store", state.store);
+  put("path", state.path);
+  put("q", state.search);
+  put("fstore", state.filter.store);
+  put("fpath", state.filter.path);
+  put("fop", state.filter.op);
+  put("ftext", state.filter.text);
+  put("order", state.order, "newest");
+  put("limit", state.limit, defaultLogLimit);
+  put("entry", state.entry, null);
+  return `?${query}`;
+}
