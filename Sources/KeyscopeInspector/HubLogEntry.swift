@@ -72,7 +72,8 @@ public final class HubLogEntry: Sendable {
     private func encodeLine() -> [UInt8] {
         guard case .change(let change) = event else { return jsonObject.jsonBytes(sortedKeys: true) }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
+        // The estimate is one cheap walk; without it a transaction's line would grow its buffer several times.
+        bytes.reserveCapacity(estimatedBytes + 16)
         bytes += #"{"patches":["#.utf8
         for (index, patch) in change.patches.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }

@@ -24,7 +24,7 @@ extension InspectorHub {
             state.pins.append(state.log.lastSeq)
             return (seq: state.log.lastSeq, known: Array(state.known.keys), version: state.subscriptionsVersion)
         }
-        defer { state.withLock { $0.pins.remove(at: $0.pins.firstIndex(of: start.seq)!) } }
+        defer { state.withLock { _ = $0.pins.remove(at: $0.pins.firstIndex(of: start.seq)!) } }
 
         var reads: [StoreID: StoreRead] = [:]
         for id in start.known {
@@ -77,9 +77,4 @@ extension InspectorHub {
             reads[id] = nil
         }
     }
-}
-
-/// The inspector module's loggers (swift-log).
-enum InspectorLog {
-    static let hub = Logger(label: "keyscope.inspector")
 }

@@ -85,12 +85,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = logLevel.level
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        logLevel.bootstrapLogging()
         let configuration = DemoConfiguration(
             rate: rate,
             seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
@@ -138,4 +133,14 @@ enum LogLevelOption: String, CaseIterable, ExpressibleByArgument {
     case trace, debug, info, notice, warning, error, critical
 
     var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .warning }
+
+    /// Sends every logger of the process to standard error at this level (once per process, as swift-log wants).
+    func bootstrapLogging() {
+        let level = self.level
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
 }

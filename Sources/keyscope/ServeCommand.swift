@@ -130,12 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = logLevel.level
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        logLevel.bootstrapLogging()
         var options = ServerOptions()
         options.host = host
         options.port = port

@@ -12,7 +12,8 @@ import Testing
     func aStringIsWrittenEscapedAndMeasuredExactlyWhereverTheSpecialCharacterSits(_ special: String) throws {
         for length in 0...24 {
             for position in 0...length {
-                let text = String(repeating: "a", count: position) + special
+                let text =
+                    String(repeating: "a", count: position) + special
                     + String(repeating: "b", count: length - position)
                 let encoded = StoreValue.string(text).jsonBytes()
                 #expect(JSONEscaping.quotedLength(of: text) == encoded.count, "\(text.debugDescription)")

@@ -31,14 +31,12 @@ enum InspectorBenchmarks {
             let keyscopeSkim = PushScenario(
                 name: "Keyscope → 1 client (does not parse)", kind: .keyscope, clients: 1, mode: .skim,
                 changes: changesOneClient)
-            var keyscopeBatched = PushScenario(
+            let keyscopeBatched = PushScenario(
                 name: "Keyscope → 1 client (parses), 10-set transactions", kind: .keyscope, clients: 1, mode: .parse,
-                changes: changesOneClient / 10)
-            keyscopeBatched.patchesPerChange = 10
-            var peerBatched = PushScenario(
+                changes: changesOneClient / 10, patchesPerChange: 10)
+            let peerBatched = PushScenario(
                 name: "Hummingbird peer → 1 client (parses), 10-set transactions", kind: .hummingbird, clients: 1,
-                mode: .parse, changes: changesOneClient / 10)
-            peerBatched.patchesPerChange = 10
+                mode: .parse, changes: changesOneClient / 10, patchesPerChange: 10)
             report.push = try PushBenchmarks.run(
                 [keyscopeOne, peerOne, keyscopeTen, keyscopeSkim, keyscopeBatched, peerBatched], rounds: rounds,
                 workload: workload,
