@@ -1,0 +1,28 @@
+public import KeyscopeCore
+
+/// What the inspector needs from a set of tunable constants (KeyscopeTunables provides one): the store that holds
+/// them, and the schema check every client write passes before the hub applies it.
+///
+/// The values live in an ordinary store (registered in the hub's registry), so their changes are in the mutation
+/// log and history, revert and replay cover them. Client writes (`PUT /tune/:key/:value`, `POST /tune`, the `tune`
+/// WebSocket request) go through ``InspectorHub/tune(key:value:)`` and ``InspectorHub/replaceTunables(with:)``:
+/// the endpoint validates, then the hub applies the write to ``storeID`` like any other client write.
+public protocol TunablesEndpoint: AnyObject, Sendable {
+    /// The store that holds the tunables, one top-level key per tunable.
+    var storeID: StoreID { get }
+
+    /// Every tunable, key → current value (`GET /tune`).
+    func currentValues() -> [String: StoreValue]
+
+    /// Checks that `value` may be written to the tunable `key`: a known key (`unknown_key`), the schema's type
+    /// (`type_mismatch`), range, step and options (`out_of_range`). The message says what to fix.
+    func validate(key: String, value: StoreValue) throws(HubError)
+
+    /// Checks a whole new set of tunables (`POST /tune`, which replaces them all): every schema rule for each key,
+    /// and (`bad_request`) no key the schema requires left out.
+    func validateReplacement(_ values: [String: StoreValue]) throws(HubError)
+
+    /// What the dashboard's Tunables panel shows: `{"store": id, "values": {…}, "defaults": {…}, "schema": {…}}`
+    /// (`schema` is `null` without a schema file). Written as JSON per VALUES.md.
+    func panelDescription() -> StoreValue
+}
