@@ -32,6 +32,10 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let badJSON = Code(rawValue: "bad_json")
         /// The request's `type` is not one the server knows.
         public static let unknownType = Code(rawValue: "unknown_type")
+        /// A tunable write names a key that the tunables do not have (HTTP 404).
+        public static let unknownKey = Code(rawValue: "unknown_key")
+        /// No tunables are loaded in this process (HTTP 404).
+        public static let noTunables = Code(rawValue: "no_tunables")
 
     }
 
