@@ -143,13 +143,21 @@ def input_latency(events: list[dict], keys: int) -> str:
     )
 
 
+# Counters of window.keyscopeStats that only grow: quoted per second. The others are levels (entriesKept stops at
+# the page's log limit once it is full), quoted as before → after.
+RATE_COUNTERS = {"seq", "entriesReceived", "framesRendered"}
+
+
 def stats_rates(before: dict, after: dict, seconds: float) -> str:
-    """The numeric counters of window.keyscopeStats that moved, per second over the window."""
+    """The numeric counters of window.keyscopeStats that moved: rates per second, levels as before → after."""
     moved = []
     for key, value in after.items():
         start = before.get(key)
         if isinstance(value, (int, float)) and isinstance(start, (int, float)) and value != start:
-            moved.append(f"{key} {(value - start) / seconds:,.0f}/s")
+            if key in RATE_COUNTERS:
+                moved.append(f"{key} {(value - start) / seconds:,.0f}/s")
+            else:
+                moved.append(f"{key} {start:,} → {value:,}")
     return ", ".join(moved) or f"no counter moved ({', '.join(sorted(after)) or 'no fields'})"
 
 

@@ -1,5 +1,6 @@
 // Subscriptions as the panel shows them: deliveries per second computed from successive lists (the server sends
-// counts, not rates), and the two things worth a second look: paths many subscribers watch, and subscriptions to
+// counts, not rates: the list again at most once a second while counts move, so a quiet one means nothing was
+// delivered), and the two things worth a second look: paths many subscribers watch, and subscriptions to
 // paths that do not exist in the store.
 
 /** A store path with at least this many subscriptions is "hot". */
@@ -38,7 +39,25 @@ export class SubscriptionRates {
     this.previous = next;
     return rates;
   }
+
+  /**
+   * The rates as of `now`: the server re-sends the list within about a second whenever counts move, so a list older
+   * than `quietMs` means nothing was delivered since, and its rates are 0 (not the last burst's, frozen).
+   * @param {number} now milliseconds
+   * @param {number} [quietMs]
+   * @returns {Map<string, number|null>}
+   */
+  current(now, quietMs = quietAfterMs) {
+    const rates = new Map();
+    for (const [key, { time, rate }] of this.previous) {
+      rates.set(key, rate !== null && now - time > quietMs ? 0 : rate);
+    }
+    return rates;
+  }
 }
+
+/** How long without a list (the server checks counts once a second) before rates are taken to be 0. */
+export const quietAfterMs = 2500;
 
 /**
  * One item per subscription and path (a subscription on several paths has several items with the same id).

@@ -14,10 +14,18 @@ public struct HubOptions: Sendable, Hashable {
     /// When set, ``InspectorHub/write(store:op:path:value:)``, ``InspectorHub/transaction(store:ops:)`` and
     /// ``InspectorHub/revert(seq:)`` refuse every request with `read_only` before looking at it.
     public var readOnly: Bool
+    /// How often the hub checks the subscriptions' delivery counts and, when they moved, sends every client the
+    /// subscription list again (so deliveries per second can be shown); `nil` sends it only when the set of
+    /// subscriptions changes, as PROTOCOL.md requires at least.
+    public var deliveriesRefresh: Duration?
 
-    public init(maxEntries: Int = 100_000, maxBytes: Int = 64 << 20, readOnly: Bool = false) {
+    public init(
+        maxEntries: Int = 100_000, maxBytes: Int = 64 << 20, readOnly: Bool = false,
+        deliveriesRefresh: Duration? = .seconds(1)
+    ) {
         self.maxEntries = max(1, maxEntries)
         self.maxBytes = max(1, maxBytes)
         self.readOnly = readOnly
+        self.deliveriesRefresh = deliveriesRefresh
     }
 }

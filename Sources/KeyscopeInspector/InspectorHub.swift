@@ -1,3 +1,4 @@
+import Dispatch
 import KeyscopeCodec
 public import KeyscopeCore
 import Synchronization
@@ -43,6 +44,8 @@ public final class InspectorHub: Sendable {
         var onAppend: (@Sendable () -> Void)?
         /// The seqs that snapshots being made start from: entries after the oldest are not evicted meanwhile.
         var pins: [Int] = []
+        /// The sum of the delivery counts when the subscription list was last marked changed by the timer.
+        var deliveriesSent = 0
     }
 
     let state = Mutex(State())
@@ -50,13 +53,18 @@ public final class InspectorHub: Sendable {
     private let settling = Mutex(())
     /// The observation while running; held through the whole of start and stop.
     private let lifecycle = Mutex<ObservationToken?>(nil)
+    /// Re-sends the subscription list when delivery counts moved (see ``refreshDeliveries()``), while running.
+    private let deliveriesTimer = Mutex<(any DispatchSourceTimer)?>(nil)
 
     public init(registry: StoreRegistry = .shared, options: HubOptions = HubOptions()) {
         self.registry = registry
         self.options = options
     }
 
-    deinit { lifecycle.withLock { $0?.cancel() } }
+    deinit {
+        lifecycle.withLock { $0?.cancel() }
+        deliveriesTimer.withLock { $0?.cancel() }
+    }
 
     /// Called after every append (and every subscription-list change), from the observer, so under the lock of the
     /// store that changed: keep it trivial (the server wakes its service thread here). Set it before ``start()``.
@@ -102,6 +110,7 @@ public final class InspectorHub: Sendable {
             }
             token = registry.observe { [weak self] activity in self?.observe(activity, generation: generation) }
             for store in registry.stores { pickUp(store, generation: generation) }
+            deliveriesTimer.withLock { $0 = makeDeliveriesTimer() }
         }
     }
 
@@ -121,6 +130,10 @@ public final class InspectorHub: Sendable {
             }
             observation.cancel()
             token = nil
+            deliveriesTimer.withLock { timer in
+                timer?.cancel()
+                timer = nil
+            }
             settle()
             wake?()
         }

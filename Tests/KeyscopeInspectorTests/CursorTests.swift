@@ -155,4 +155,42 @@ import Testing
         #expect(message["type"] == "subscriptions")
         #expect(message["list"]?.arrayValue?.count == 2)  // one object per path
     }
+
+    @Test func movedDeliveryCountsResendTheListOnTheTimerAndOnlyThen() throws {
+        let hub = startedHub(deliveriesRefresh: .milliseconds(20))
+        let store = try addStore(hub, "counts", root: ["a": 1])
+        let subscription = store.publisher(for: "a", label: "Counter").sink { _ in }
+        defer { subscription.cancel() }
+        let (snapshot, cursor) = hub.makeCursor()
+        #expect(snapshot.subscriptions.count == 1)
+        // Once the timer has seen the first counts, nothing more is sent while no delivery happens.
+        _ = waitForList(cursor)
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(cursor.subscriptionsUpdate() == nil, "no delivery happened, so no new list")
+        let before = store.subscriptions[0].deliveries
+        store.set("a", 2)
+        store.set("a", 3)
+        let list = try #require(waitForList(cursor), "the timer re-sends the list after deliveries")
+        #expect(list[0].deliveries == before + 2)
+    }
+
+    @Test func withoutTheTimerDeliveriesAloneSendNothing() throws {
+        let hub = startedHub(deliveriesRefresh: nil)
+        let store = try addStore(hub, "quiet", root: ["a": 1])
+        let subscription = store.publisher(for: "a").sink { _ in }
+        defer { subscription.cancel() }
+        let (_, cursor) = hub.makeCursor()
+        store.set("a", 2)
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(cursor.subscriptionsUpdate() == nil)
+    }
+
+    /// Polls a cursor for a new subscription list for up to 5 s.
+    private func waitForList(_ cursor: HubCursor) -> [SubscriptionInfo]? {
+        for _ in 0..<500 {
+            if let list = cursor.subscriptionsUpdate() { return list }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return nil
+    }
 }

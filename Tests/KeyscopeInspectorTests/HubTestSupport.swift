@@ -5,10 +5,16 @@ import KeyscopeInspector
 import Synchronization
 import Testing
 
-/// A hub on a private registry, started.
-func startedHub(maxEntries: Int = 100_000, maxBytes: Int = 64 << 20, readOnly: Bool = false) -> InspectorHub {
+/// A hub on a private registry, started. Its delivery-count timer is off unless asked for, so that a tick never
+/// lands in the middle of a test that counts subscription lists.
+func startedHub(
+    maxEntries: Int = 100_000, maxBytes: Int = 64 << 20, readOnly: Bool = false,
+    deliveriesRefresh: Duration? = nil
+) -> InspectorHub {
     let hub = InspectorHub(
-        registry: StoreRegistry(), options: HubOptions(maxEntries: maxEntries, maxBytes: maxBytes, readOnly: readOnly))
+        registry: StoreRegistry(),
+        options: HubOptions(
+            maxEntries: maxEntries, maxBytes: maxBytes, readOnly: readOnly, deliveriesRefresh: deliveriesRefresh))
     hub.start()
     return hub
 }

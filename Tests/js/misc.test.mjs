@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { firstDelay, maxDelay, reconnectDelay } from "../../Public/lib/backoff.mjs";
 import { RecentChanges } from "../../Public/lib/recent.mjs";
 import { revertRequest, transactionRequest, writeRequest } from "../../Public/lib/requests.mjs";
-import { SubscriptionRates, subscriptionKey, subscriptionRows } from "../../Public/lib/subscriptions.mjs";
+import { SubscriptionRates, quietAfterMs, subscriptionKey, subscriptionRows } from "../../Public/lib/subscriptions.mjs";
+import { refusalReason } from "../../Public/app/worker/connection.mjs";
 import { formatAge, formatClock, parseTime } from "../../Public/lib/time.mjs";
 import { defaultLogLimit, readViewState, writeViewState } from "../../Public/lib/url-state.mjs";
 
@@ -53,6 +54,12 @@ test("deliveries per second come from successive lists", () => {
   const item = (deliveries) => ({ id: 1, store: "app/memory", path: "cart.total", label: "X", since: "t", deliveries });
   assert.equal(rates.update([item(10)], 1000).get(subscriptionKey(item(10))), null);
   assert.equal(rates.update([item(30)], 3000).get(subscriptionKey(item(30))), 10);
+  // The server re-sends the list within a second while counts move: an older list means nothing was delivered.
+  assert.equal(rates.current(3000 + quietAfterMs - 1).get(subscriptionKey(item(30))), 10);
+  assert.equal(rates.current(3000 + quietAfterMs + 1).get(subscriptionKey(item(30))), 0);
+  const fresh = new SubscriptionRates();
+  fresh.update([item(1)], 0);
+  assert.equal(fresh.current(60_000).get(subscriptionKey(item(1))), null, "one list alone has no rate, stale or not");
 });
 
 test("hot paths and missing paths are marked", () => {
@@ -71,4 +78,12 @@ test("recent changes light a path and its ancestors for a while", () => {
   assert.equal(recent.at("app/memory", "user"), 0);
   recent.prune(6500);
   assert.equal(recent.at("app/memory", "cart"), 0);
+});
+
+test("a refused WebSocket is explained by what /api/health answered with the same token", () => {
+  assert.match(refusalReason(401), /token/);
+  assert.match(refusalReason(403), /address/);
+  assert.match(refusalReason(null), /not reachable/);
+  assert.match(refusalReason(200), /refused the WebSocket/);
+  assert.match(refusalReason(500), /500/);
 });

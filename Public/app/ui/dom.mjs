@@ -99,3 +99,24 @@ export function icon(name, label) {
   svg.append(use);
   return svg;
 }
+
+/**
+ * Makes a select's options match `choices` by changing only what differs: options that stay keep their elements,
+ * so an open list or a pointer over it is not disturbed when one store comes or goes.
+ * @param {HTMLSelectElement} select
+ * @param {Array<{value: string, label: string}>} choices
+ * @param {string} selected the value to select (kept as it is when not among the choices)
+ */
+export function syncOptions(select, choices, selected) {
+  const wanted = new Set(choices.map((c) => c.value));
+  for (const option of [...select.options]) if (!wanted.has(option.value)) option.remove();
+  choices.forEach((choice, i) => {
+    let option = select.options[i];
+    if (option?.value !== choice.value) {
+      option = [...select.options].find((o) => o.value === choice.value) ?? h("option", { value: choice.value });
+      select.insertBefore(option, select.options[i] ?? null);
+    }
+    setText(option, choice.label);
+  });
+  if (wanted.has(selected) && select.value !== selected) select.value = selected;
+}

@@ -2,7 +2,7 @@
 // with the value at the path before and after, the time and the transaction ("who changed this?").
 
 import { formatCount } from "../../lib/format.mjs";
-import { h, icon, setAttr, setClass, setProp, setText } from "./dom.mjs";
+import { h, icon, setAttr, setClass, setProp, setText, syncOptions } from "./dom.mjs";
 import { PathInput } from "./path-input.mjs";
 import { fillValue } from "./value-view.mjs";
 import { VirtualList } from "./virtual-list.mjs";
@@ -102,7 +102,7 @@ export class HistoryPanel {
     const key = stores.map((s) => s.id).join("\n") + storeId;
     if (key !== this.storesKey) {
       this.storesKey = key;
-      this.store.replaceChildren(...stores.map((s) => h("option", { value: s.id, textContent: s.id, selected: s.id === storeId })));
+      syncOptions(this.store, stores.map((s) => ({ value: s.id, label: s.id })), storeId);
     }
     if (!this.path.focused()) this.path.setValue(this.app.state.path);
     const history = latest.history;

@@ -2,7 +2,7 @@
 // resume, the size limit, a virtualised list of entries with revert buttons, and the selected entry's detail.
 
 import { formatCount, shortStoreName } from "../../lib/format.mjs";
-import { h, icon, setAttr, setClass, setProp, setText } from "./dom.mjs";
+import { h, icon, setAttr, setClass, setProp, setText, syncOptions } from "./dom.mjs";
 import { LogDetail } from "./log-detail.mjs";
 import { fillValue } from "./value-view.mjs";
 import { VirtualList } from "./virtual-list.mjs";
@@ -193,8 +193,7 @@ export class LogPanel {
     const key = ids.join("\n") + wanted;
     if (key === this.storesKey) return;
     this.storesKey = key;
-    this.storeFilter.replaceChildren(h("option", { value: "", textContent: "All stores" }),
-      ...ids.map((id) => h("option", { value: id, textContent: id, selected: id === wanted })));
+    syncOptions(this.storeFilter, [{ value: "", label: "All stores" }, ...ids.map((id) => ({ value: id, label: id }))], wanted);
   }
 
   renderLimit(limit) {

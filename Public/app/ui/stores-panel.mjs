@@ -2,7 +2,7 @@
 // inspector for the selected path.
 
 import { formatCount, shortStoreName } from "../../lib/format.mjs";
-import { h, icon, setClass, setText } from "./dom.mjs";
+import { h, icon, setAttr, setClass, setProp, setText } from "./dom.mjs";
 import { Inspector } from "./inspector.mjs";
 import { TreeView } from "./tree-view.mjs";
 
@@ -92,30 +92,59 @@ export class StoresPanel {
     this.inspector.render(this.app.state.path ? latest.inspector : null, latest.recent);
   }
 
+  /** One store's row in the list, its parts kept for updates in place. */
+  storeRow(id) {
+    const part = (className, testid) => h("span", { className, attrs: testid ? { "data-testid": testid } : {} });
+    const row = {
+      storage: part("store-storage"),
+      scope: part("store-scope"),
+      file: h("span", { textContent: "file" }),
+      version: part(""),
+      size: part(""),
+      matches: part("store-matches", "store-matches"),
+    };
+    row.button = h("button", {
+      type: "button",
+      className: "store-item",
+      attrs: { "data-testid": "store-item", "data-store": id },
+      title: id,
+      on: { click: () => this.app.setState({ store: id, path: "" }) },
+    },
+    h("span", { className: "store-activity" }),
+    row.storage,
+    h("span", { className: "store-meta" }, row.scope, row.file, row.version, row.size, row.matches));
+    row.li = h("li", {}, row.button);
+    return row;
+  }
+
   renderStores(stores, selected, now) {
     setText(this.storeCount, String(stores.length));
-    const key = stores.map((s) => `${s.id}|${s.version}|${s.size}|${s.matches}`).join("\n") + selected;
-    if (key !== this.storesKey) {
-      this.storesKey = key;
-      this.storeList.replaceChildren(...stores.map((store) => {
-        const button = h("button", {
-          type: "button",
-          className: "store-item",
-          attrs: { "data-testid": "store-item", "data-store": store.id, "aria-current": store.id === selected ? "true" : null },
-          title: store.id,
-          on: { click: () => this.app.setState({ store: store.id, path: "" }) },
-        },
-        h("span", { className: "store-activity" }),
-        h("span", { className: "store-storage", textContent: store.storage.startsWith("file:") ? shortStoreName(`app/${store.storage}`) : store.storage }),
-        h("span", { className: "store-meta" },
-          h("span", { className: "store-scope", textContent: store.scope }),
-          store.storage.startsWith("file:") ? h("span", { textContent: "file" }) : null,
-          h("span", { textContent: `v${store.version}` }),
-          h("span", { textContent: `${formatCount(store.size)} keys` }),
-          store.matches === null ? null : h("span", { className: `store-matches${store.matches ? "" : " none"}`, attrs: { "data-testid": "store-matches" }, textContent: `${formatCount(store.matches)} match${store.matches === 1 ? "" : "es"}` })));
-        return h("li", {}, button);
-      }));
+    // Rows are kept per store and updated in place: a store's key count changes all the time, and rebuilding the
+    // list would swallow a click that started on a row (the element under the pointer would be replaced).
+    this.storeRows ??= new Map();
+    const ids = new Set(stores.map((store) => store.id));
+    for (const [id, row] of this.storeRows) {
+      if (!ids.has(id)) { row.li.remove(); this.storeRows.delete(id); }
     }
+    stores.forEach((store, i) => {
+      let row = this.storeRows.get(store.id);
+      if (!row) {
+        row = this.storeRow(store.id);
+        this.storeRows.set(store.id, row);
+      }
+      if (this.storeList.children[i] !== row.li) this.storeList.insertBefore(row.li, this.storeList.children[i] ?? null);
+      setAttr(row.button, "aria-current", store.id === selected ? "true" : null);
+      setText(row.storage, store.storage.startsWith("file:") ? shortStoreName(`app/${store.storage}`) : store.storage);
+      setText(row.scope, store.scope);
+      setProp(row.file, "hidden", !store.storage.startsWith("file:"));
+      setText(row.version, `v${store.version}`);
+      setText(row.size, `${formatCount(store.size)} keys`);
+      setProp(row.matches, "hidden", store.matches === null);
+      if (store.matches !== null) {
+        setText(row.matches, `${formatCount(store.matches)} match${store.matches === 1 ? "" : "es"}`);
+        setClass(row.matches, "none", !store.matches);
+      }
+    });
     // The activity dot lights while a store is changing.
     stores.forEach((store, i) => {
       const dot = this.storeList.children[i]?.querySelector(".store-activity");

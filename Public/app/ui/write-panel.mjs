@@ -3,7 +3,7 @@
 // shown as it said it. Everything is disabled, with the reason, on a read-only server.
 
 import { readValueInput, valueModes } from "../../lib/value-input.mjs";
-import { h, icon, setProp, setText } from "./dom.mjs";
+import { h, icon, setProp, setText, syncOptions } from "./dom.mjs";
 import { PathInput } from "./path-input.mjs";
 
 const opHints = {
@@ -228,7 +228,7 @@ export class WritePanel {
     if (key !== this.storesKey) {
       this.storesKey = key;
       const selected = this.wantedStore || this.store.value || latest.store;
-      this.store.replaceChildren(...stores.map((s) => h("option", { value: s.id, textContent: s.id, selected: s.id === selected })));
+      syncOptions(this.store, stores.map((s) => ({ value: s.id, label: s.id })), selected);
       this.refresh();
     }
     const readOnly = this.app.readOnly();

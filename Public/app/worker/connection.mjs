@@ -49,11 +49,24 @@ export class Connection {
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
-      const reason = this.opened
-        ? `The connection closed (${event.code}${event.reason ? `: ${event.reason}` : ""}).`
-        : "The server did not accept the connection (is it running, and is the token in the URL current?).";
-      this.retry(reason);
+      if (this.opened) {
+        this.retry(`The connection closed (${event.code}${event.reason ? `: ${event.reason}` : ""}).`);
+      } else {
+        // A browser never shows why a handshake failed: ask the health endpoint with the same token instead.
+        this.diagnose().then((reason) => { if (this.socket === null) this.retry(reason); });
+      }
     };
+  }
+
+  /** Why the WebSocket was refused, found by asking `/api/health` with the same token. */
+  async diagnose() {
+    const health = this.url.replace(/^ws/, "http").replace(/\/ws$/, "/api/health");
+    try {
+      const response = await fetch(health, { headers: { Authorization: `Bearer ${this.token}` }, cache: "no-store" });
+      return refusalReason(response.status);
+    } catch {
+      return refusalReason(null);
+    }
   }
 
   /** The server said hello: the connection works, so the next failure starts the back-off over. */
@@ -88,4 +101,19 @@ export class Connection {
     this.socket.send(text);
     return true;
   }
+}
+
+/**
+ * What to tell the user when the WebSocket was refused, from the status `/api/health` answered with the same token
+ * (`null`: no answer at all).
+ * @param {number|null} status
+ */
+export function refusalReason(status) {
+  if (status === null) return "The server is not reachable: is it running?";
+  if (status === 401) {
+    return "The server refused the token in this page's URL: it belongs to another run of the server. Open the URL it printed.";
+  }
+  if (status === 403) return "The server refused this page's address: open the dashboard at the address the server printed.";
+  if (status >= 200 && status < 300) return "The server is up but refused the WebSocket connection.";
+  return `The server answered ${status} and refused the connection.`;
 }

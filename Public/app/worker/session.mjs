@@ -33,7 +33,6 @@ export class Session {
     this.rates = new SubscriptionRates();
     /** @type {import("../../lib/protocol.mjs").Subscription[]} */
     this.subscriptions = [];
-    this.subscriptionRates = new Map();
     /** @type {{name: string, version: string, pid: number}|null} */
     this.server = null;
     this.readOnly = false;
@@ -161,7 +160,7 @@ export class Session {
 
   setSubscriptions(list) {
     this.subscriptions = list;
-    this.subscriptionRates = this.rates.update(list, this.now());
+    this.rates.update(list, this.now());
     this.versions.subscriptions++;
   }
 

@@ -134,7 +134,7 @@ export class UpdateBuilder {
         const root = session.mirror.stores.get(store)?.root;
         return root !== undefined && valueAtPath(root, path) !== undefined;
       };
-      update.subscriptions = subscriptionRows(session.subscriptions, session.subscriptionRates, exists);
+      update.subscriptions = subscriptionRows(session.subscriptions, session.rates.current(now), exists);
     }
     return update;
   }

@@ -89,6 +89,8 @@ function start({ url, token, state }) {
     },
   });
   connection.start();
+  // A quiet second still changes what is on screen: deliveries per second fall to 0, ages grow.
+  setInterval(markDirty, 1000);
 }
 
 function receive(text) {

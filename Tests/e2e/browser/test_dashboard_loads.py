@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 
 from dashboard import connection_state, console_errors
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 from support import http
 
 # Fast enough that every `changes` frame carries many entries, within what a debug build keeps up with.
@@ -35,3 +37,14 @@ def test_the_page_stays_connected_and_error_free_while_the_demo_streams(page, se
     assert state.connected, str(state)
     errors = console_errors(page)
     assert not errors, "console errors:\n" + "\n".join(map(str, errors))
+
+
+def test_a_wrong_token_is_told_apart_from_a_server_that_is_down(browser, server):
+    def banner_text(driver) -> str:
+        return " ".join(element.text for element in driver.find_elements(By.CSS_SELECTOR, "[data-testid=banner]"))
+
+    browser.get(f"{server.base_url}/?token=not-{server.token}")
+    WebDriverWait(browser, 20).until(lambda driver: "token" in banner_text(driver))
+    text = banner_text(browser)
+    assert "refused the token" in text, text
+    assert not connection_state(browser).connected
