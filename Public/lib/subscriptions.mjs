@@ -13,15 +13,17 @@ export const hotThreshold = 3;
 
 export class SubscriptionRates {
   constructor() {
-    /** @type {Map<string, {deliveries: number, time: number, rate: number|null}>} */
+    /** @type {Map<string, {samples: Array<[number, number]>, rate: number|null}>} */
     this.previous = new Map();
   }
 
   /**
-   * Reads a new list; rates compare each subscription's deliveries with the last list that had it.
+   * Reads a new list. A rate is the deliveries over the last few seconds of lists (`windowMs`), once they span at
+   * least `minSpanMs`: two lists a moment apart (a subscription started just after the timer's list) would make
+   * one delivery look like many per second.
    * @param {import("./protocol.mjs").Subscription[]} list
    * @param {number} now milliseconds
-   * @returns {Map<string, number|null>} deliveries per second by subscription key, null until two lists are seen
+   * @returns {Map<string, number|null>} deliveries per second by subscription key, null until lists span enough
    */
   update(list, now) {
     const next = new Map();
@@ -29,11 +31,16 @@ export class SubscriptionRates {
     for (const item of list) {
       const key = subscriptionKey(item);
       const last = this.previous.get(key);
-      let rate = last?.rate ?? null;
-      if (last && now > last.time) {
-        rate = Math.max(0, (item.deliveries - last.deliveries) / ((now - last.time) / 1000));
-      }
-      next.set(key, { deliveries: item.deliveries, time: now, rate });
+      const older = (last?.samples ?? []).filter(([time]) => time < now);
+      // The samples within the window, or (after a quiet spell) the newest one, so the rate spans the quiet too.
+      const samples = older.filter(([time]) => now - time <= windowMs);
+      if (samples.length === 0 && older.length > 0) samples.push(older[older.length - 1]);
+      samples.push([now, item.deliveries]);
+      const [firstTime, firstCount] = samples[0];
+      const rate = now - firstTime >= minSpanMs
+        ? Math.max(0, (item.deliveries - firstCount) / ((now - firstTime) / 1000))
+        : last?.rate ?? null;
+      next.set(key, { samples, rate });
       rates.set(key, rate);
     }
     this.previous = next;
@@ -49,12 +56,18 @@ export class SubscriptionRates {
    */
   current(now, quietMs = quietAfterMs) {
     const rates = new Map();
-    for (const [key, { time, rate }] of this.previous) {
-      rates.set(key, rate !== null && now - time > quietMs ? 0 : rate);
+    for (const [key, { samples, rate }] of this.previous) {
+      const lastTime = samples[samples.length - 1][0];
+      rates.set(key, rate !== null && now - lastTime > quietMs ? 0 : rate);
     }
     return rates;
   }
 }
+
+/** Rates are averaged over the lists of this many milliseconds… */
+export const windowMs = 5000;
+/** …and need lists at least this far apart. */
+export const minSpanMs = 900;
 
 /** How long without a list (the server checks counts once a second) before rates are taken to be 0. */
 export const quietAfterMs = 2500;

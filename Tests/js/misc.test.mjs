@@ -57,6 +57,12 @@ test("deliveries per second come from successive lists", () => {
   // The server re-sends the list within a second while counts move: an older list means nothing was delivered.
   assert.equal(rates.current(3000 + quietAfterMs - 1).get(subscriptionKey(item(30))), 10);
   assert.equal(rates.current(3000 + quietAfterMs + 1).get(subscriptionKey(item(30))), 0);
+  // Lists a moment apart do not make one delivery look like many per second; the window averages them.
+  const close = new SubscriptionRates();
+  close.update([item(0)], 0);
+  assert.equal(close.update([item(1)], 300).get(subscriptionKey(item(1))), null);
+  assert.equal(close.update([item(4)], 2000).get(subscriptionKey(item(4))), 2);
+  assert.equal(close.update([item(40)], 9000).get(subscriptionKey(item(40))), 36 / 7, "samples older than the window are dropped");
   const fresh = new SubscriptionRates();
   fresh.update([item(1)], 0);
   assert.equal(fresh.current(60_000).get(subscriptionKey(item(1))), null, "one list alone has no rate, stale or not");

@@ -16,12 +16,12 @@ export class Banners {
 
   /**
    * @param {Array<{key: string, message: string, count: number, level: string}>} problems
-   * @param {{phase: string, reason: string}|undefined} conn
+   * @param {{phase: string, reason: string, refused?: boolean}|undefined} conn
    */
   render(problems, conn) {
     const items = [...(problems ?? [])];
     if (conn && conn.phase !== "connected" && conn.reason) {
-      const message = conn.phase === "reconnecting" ? `${conn.reason} The view keeps the last state it had and catches up when the server is back.` : conn.reason;
+      const message = conn.phase === "reconnecting" && !conn.refused ? `${conn.reason} The view keeps the last state it had and catches up when the server is back.` : conn.reason;
       items.unshift({ key: "connection", message, count: 1, level: conn.phase === "stopped" ? "error" : "notice", local: true });
     }
     const key = JSON.stringify(items);

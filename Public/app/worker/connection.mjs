@@ -22,6 +22,8 @@ export class Connection {
     this.socket = null;
     this.timer = 0;
     this.opened = false;
+    this.lastReason = "";
+    this.lastRefused = false;
   }
 
   start() {
@@ -32,7 +34,9 @@ export class Connection {
     const resume = this.resumeSeq();
     const query = new URLSearchParams({ token: this.token });
     if (resume !== null) query.set("resume", String(resume));
-    this.onPhase(this.attempt === 0 ? "connecting" : "reconnecting", { attempt: this.attempt, retryIn: 0, reason: "" });
+    // While retrying, the last failure's reason stays on screen (no banner flicker at every attempt).
+    this.onPhase(this.attempt === 0 ? "connecting" : "reconnecting",
+      { attempt: this.attempt, retryIn: 0, reason: this.attempt === 0 ? "" : this.lastReason, refused: this.lastRefused });
     let socket;
     try {
       socket = new WebSocket(`${this.url}?${query}`, "keyscope.v1");
@@ -53,7 +57,7 @@ export class Connection {
         this.retry(`The connection closed (${event.code}${event.reason ? `: ${event.reason}` : ""}).`);
       } else {
         // A browser never shows why a handshake failed: ask the health endpoint with the same token instead.
-        this.diagnose().then((reason) => { if (this.socket === null) this.retry(reason); });
+        this.diagnose().then(({ reason, refused }) => { if (this.socket === null) this.retry(reason, refused); });
       }
     };
   }
@@ -63,22 +67,29 @@ export class Connection {
     const health = this.url.replace(/^ws/, "http").replace(/\/ws$/, "/api/health");
     try {
       const response = await fetch(health, { headers: { Authorization: `Bearer ${this.token}` }, cache: "no-store" });
-      return refusalReason(response.status);
+      return { reason: refusalReason(response.status), refused: response.status === 401 || response.status === 403 };
     } catch {
-      return refusalReason(null);
+      return { reason: refusalReason(null), refused: false };
     }
   }
 
   /** The server said hello: the connection works, so the next failure starts the back-off over. */
   confirm() {
     this.attempt = 0;
-    this.onPhase("connected", { attempt: 0, retryIn: 0, reason: "" });
+    this.onPhase("connected", { attempt: 0, retryIn: 0, reason: "", refused: false });
   }
 
-  retry(reason) {
+  /**
+   * Schedules the next attempt.
+   * @param {string} reason what went wrong, for people
+   * @param {boolean} [refused] the server refused this page (token, address): waiting alone will not help
+   */
+  retry(reason, refused = false) {
+    this.lastReason = reason;
+    this.lastRefused = refused;
     const delay = reconnectDelay(this.attempt);
     this.attempt++;
-    this.onPhase("reconnecting", { attempt: this.attempt, retryIn: delay, reason });
+    this.onPhase("reconnecting", { attempt: this.attempt, retryIn: delay, reason, refused });
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), delay);
   }

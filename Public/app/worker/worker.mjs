@@ -25,7 +25,7 @@ const view = {
   panel: "stores", store: "", path: "", search: "", entry: null,
   tree: { start: 0, count: 80 }, log: { visible: 40, count: 120 }, history: { start: 0, count: 80 },
 };
-const phase = { phase: "connecting", attempt: 0, retryIn: 0, reason: "" };
+const phase = { phase: "connecting", attempt: 0, retryIn: 0, reason: "", refused: false };
 let credit = true;
 let dirty = true;
 let flushTimer = 0;
