@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "KeyscopeTesting", targets: ["KeyscopeTesting"]),
         .library(name: "KeyscopeInspector", targets: ["KeyscopeInspector", "KeyscopeServer"]),
         .library(name: "KeyscopeServiceLifecycle", targets: ["KeyscopeServiceLifecycle"]),
+        .library(name: "KeyscopeTunables", targets: ["KeyscopeTunables"]),
         .executable(name: "keyscope", targets: ["keyscope"]),
     ],
     dependencies: [
@@ -83,6 +84,13 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // Tunable constants: a JSON file copied from bundled defaults, checked by a schema, watched for edits, held in
+        // a store the inspector sees (the TunablesEndpoint it serves at /tune).
+        .target(
+            name: "KeyscopeTunables",
+            dependencies: ["KeyscopeCore", "KeyscopeInspector", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // A WebSocket client of the inspector protocol (libwebsockets), for the `keyscope` CLI's client commands.
@@ -154,6 +162,15 @@ let package = Package(
                 "KeyscopeServer", "KeyscopeServiceLifecycle", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeTunablesTests",
+            dependencies: [
+                "KeyscopeTunables", "KeyscopeInspector", "KeyscopeCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
