@@ -22,7 +22,17 @@ public protocol TunablesEndpoint: AnyObject, Sendable {
     /// and (`bad_request`) no key the schema requires left out.
     func validateReplacement(_ values: [String: StoreValue]) throws(HubError)
 
+    /// Types a value that came through the path form `PUT /tune/:key/:value`, where PROTOCOL.md makes anything but a
+    /// JSON number a string: a tunable that holds a color, a URL or a bool takes `#ff8800`, `https://…` or `true`
+    /// as one, and a `number` tunable takes `4` as `4.0`. Anything else is returned as it came (and then validated).
+    func interpretPathValue(_ value: StoreValue, forKey key: String) -> StoreValue
+
     /// What the dashboard's Tunables panel shows: `{"store": id, "values": {…}, "defaults": {…}, "schema": {…}}`
     /// (`schema` is `null` without a schema file). Written as JSON per VALUES.md.
     func panelDescription() -> StoreValue
+}
+
+extension TunablesEndpoint {
+    /// Leaves the value as it came.
+    public func interpretPathValue(_ value: StoreValue, forKey key: String) -> StoreValue { value }
 }

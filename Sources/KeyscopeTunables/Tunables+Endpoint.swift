@@ -1,4 +1,5 @@
 public import KeyscopeCore
+import Foundation
 public import KeyscopeInspector
 
 /// The inspector's view of the tunables: `GET /tune`, the checks before `PUT /tune/:key/:value`, `POST /tune` and
@@ -32,6 +33,24 @@ extension Tunables: TunablesEndpoint {
         }
     }
 
+    /// Types a value from `PUT /tune/:key/:value` by the key's schema type, or (without one) by the type of its
+    /// current value, else its default: `#ff8800` for a color, `https://…` for a URL, `true`/`false` for a bool, an
+    /// integer for a number. A text that does not read as that type is left a string, for ``validate(key:value:)``
+    /// to refuse with a message that says what the key takes.
+    public func interpretPathValue(_ value: StoreValue, forKey key: String) -> StoreValue {
+        let type = schema?.entries[key]?.type ?? TunablesSchema.ValueType(of: get(key) ?? defaults[key])
+        switch (type, value) {
+        case (.color?, .string(let text)): return StoreColor(text).map(StoreValue.color) ?? value
+        case (.url?, .string(let text)):
+            guard let url = URL(string: text), url.scheme != nil else { return value }
+            return .url(url)
+        case (.bool?, .string("true")): return .bool(true)
+        case (.bool?, .string("false")): return .bool(false)
+        case (.number?, .integer(let integer)): return .number(Double(integer))
+        default: return value
+        }
+    }
+
     /// `{"store": id, "values": {…}, "defaults": {…}, "schema": {…} or null}`, the schema in its normalised form
     /// (``TunablesSchema/jsonValue``).
     public func panelDescription() -> StoreValue {
@@ -56,5 +75,20 @@ extension HubError {
         default: code = .badRequest
         }
         self.init(code: code, message: error.message)
+    }
+}
+
+extension TunablesSchema.ValueType {
+    /// The type a value has, for a tunable the schema does not describe (`nil` for null, arrays and objects).
+    init?(of value: StoreValue?) {
+        switch value {
+        case .integer?: self = .integer
+        case .number?: self = .number
+        case .string?: self = .string
+        case .bool?: self = .bool
+        case .color?: self = .color
+        case .url?: self = .url
+        default: return nil
+        }
     }
 }
