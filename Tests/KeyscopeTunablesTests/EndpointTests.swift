@@ -44,14 +44,15 @@ extension TunablesTests {
             #expect(endpoint.interpretPathValue("#zz", forKey: "accent") == "#zz", "left for validate to refuse")
             #expect(endpoint.interpretPathValue("true", forKey: "beta") == true)
             #expect(endpoint.interpretPathValue("yes", forKey: "beta") == "yes")
-            #expect(endpoint.interpretPathValue("https://x.example/a", forKey: "home") == .url(URL(string: "https://x.example/a")!))
+            let home = URL(string: "https://x.example/a")!
+            #expect(endpoint.interpretPathValue("https://x.example/a", forKey: "home") == .url(home))
             #expect(endpoint.interpretPathValue("relative/path", forKey: "home") == "relative/path")
             #expect(endpoint.interpretPathValue(1, forKey: "ratio") == .number(1))
             #expect(endpoint.interpretPathValue(48, forKey: "height") == 48, "an integer tunable keeps integers")
             #expect(endpoint.interpretPathValue("true", forKey: "free") == "true", "a string tunable keeps strings")
             #expect(endpoint.interpretPathValue("#000000", forKey: "nope") == "#000000")
-            let refused = code { try endpoint.validate(key: "accent", value: endpoint.interpretPathValue("#zz", forKey: "accent")) }
-            #expect(refused == .typeMismatch)
+            let typed = endpoint.interpretPathValue("#zz", forKey: "accent")
+            #expect(code { try endpoint.validate(key: "accent", value: typed) } == .typeMismatch)
         }
 
         @Test func validateReplacementChecksEveryKeyAndTheRequiredOnes() throws {
