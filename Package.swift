@@ -119,6 +119,7 @@ let package = Package(
                 "KeyscopeInspector",
                 "KeyscopeServer",
                 "KeyscopeClient",
+                "KeyscopeTunables",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
