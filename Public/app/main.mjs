@@ -12,6 +12,7 @@ import { Banners, Toasts } from "./ui/notices.mjs";
 import { StoresPanel } from "./ui/stores-panel.mjs";
 import { SubscriptionsPanel } from "./ui/subscriptions-panel.mjs";
 import { Tabs } from "./ui/tabs.mjs";
+import { TunablesPanel } from "./ui/tunables-panel.mjs";
 import { WritePanel } from "./ui/write-panel.mjs";
 
 /**
@@ -21,7 +22,7 @@ import { WritePanel } from "./ui/write-panel.mjs";
 const counterRefreshMs = 250;
 
 /** The parts of an update that replace what the page holds. */
-const sections = ["now", "stats", "conn", "problems", "stores", "store", "tree", "inspector", "recent", "log", "detail", "history", "subscriptions"];
+const sections = ["now", "stats", "conn", "problems", "stores", "store", "tree", "inspector", "recent", "log", "detail", "history", "subscriptions", "tunables"];
 
 const app = {
   state: readViewState(location.search),
@@ -157,6 +158,7 @@ function onKey(event) {
     event.preventDefault();
     if (app.state.panel === "log") app.panels.log.focusFilter();
     else if (app.state.panel === "history") app.panels.history.focusPath();
+    else if (app.state.panel === "tunables") app.panels.tunables.focusSearch();
     else {
       app.setState({ panel: "stores" });
       app.panels.stores.focusSearch();
@@ -195,6 +197,7 @@ function start() {
     history: new HistoryPanel(app),
     subscriptions: new SubscriptionsPanel(app),
     write: new WritePanel(app),
+    tunables: new TunablesPanel(app),
   };
   document.getElementById("panels").append(...Object.values(app.panels).map((panel) => panel.element));
   showPanel();

@@ -21,6 +21,16 @@ export function writeRequest(id, store, op) {
 }
 
 /**
+ * Sets one tunable (a top-level key of the tunables' store, checked against their schema by the server).
+ * @param {number} id
+ * @param {string} key
+ * @param {string} json the value as VALUES.md JSON text
+ */
+export function tuneRequest(id, key, json) {
+  return `{"id":${id},"type":"tune","key":${JSON.stringify(key)},"value":${json}}`;
+}
+
+/**
  * All or nothing: one change with one txn.
  * @param {number} id
  * @param {string} store

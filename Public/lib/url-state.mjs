@@ -1,7 +1,7 @@
 // The view in the page's URL, so a reload or a shared link lands in the same place: the panel, the selected store
 // and path, the tree search, the log's filters, order, size limit and selected entry. The token stays in the URL.
 
-export const panels = ["stores", "log", "history", "subscriptions", "write"];
+export const panels = ["stores", "log", "history", "subscriptions", "write", "tunables"];
 
 /** The log's default size limit (entries kept). */
 export const defaultLogLimit = 100_000;

@@ -22,10 +22,11 @@ export class UpdateBuilder {
   /**
    * @param {{session: import("./session.mjs").Session, tree: import("./tree-model.mjs").TreeModel,
    *   log: import("./log-model.mjs").LogModel, history: import("./history-model.mjs").HistoryModel,
-   *   view: any, phase: any}} parts `view` and `phase` are the worker's live objects
+   *   tunables: import("./tunables-model.mjs").TunablesModel, view: any, phase: any}} parts `view` and `phase`
+   *   are the worker's live objects
    */
-  constructor({ session, tree, log, history, view, phase }) {
-    Object.assign(this, { session, tree, log, history, view, phase });
+  constructor({ session, tree, log, history, tunables, view, phase }) {
+    Object.assign(this, { session, tree, log, history, tunables, view, phase });
     /** @type {Array<[number, number]>} (time, entries received) samples for the rate */
     this.rateSamples = [];
     // What was last sent, so unchanged costly sections are left out.
@@ -86,6 +87,12 @@ export class UpdateBuilder {
         update.history = this.history.build(view.history.start, view.history.count);
         return update;
       case "subscriptions": return this.addSubscriptions(update, now);
+      case "tunables": {
+        this.tunables.watch();
+        const section = this.tunables.build();
+        if (section) update.tunables = section;
+        return update;
+      }
       default: return update;
     }
   }

@@ -4,13 +4,14 @@
 
 import { completePath } from "../../lib/complete.mjs";
 import { valueAtPath } from "../../lib/mirror.mjs";
-import { revertRequest, resyncRequest, transactionRequest, writeRequest } from "../../lib/requests.mjs";
+import { revertRequest, resyncRequest, transactionRequest, tuneRequest, writeRequest } from "../../lib/requests.mjs";
 import { editorFor } from "../../lib/value-input.mjs";
 import { Connection } from "./connection.mjs";
 import { HistoryModel } from "./history-model.mjs";
 import { LogModel } from "./log-model.mjs";
 import { Session } from "./session.mjs";
 import { TreeModel } from "./tree-model.mjs";
+import { TunablesModel } from "./tunables-model.mjs";
 import { UpdateBuilder } from "./update-builder.mjs";
 
 let session;
@@ -18,6 +19,7 @@ let connection;
 let tree;
 let log;
 let history;
+let tunables;
 let updates;
 /** @type {{store: string, path: string}|null} */
 let pendingReveal = null;
@@ -57,6 +59,7 @@ function handle(message) {
     case "resync":
       session.send(resyncRequest(session.nextRequestId++));
       return;
+    case "tunables": return tunablesAction(message);
     case "dismiss":
       session.dismiss(message.key);
       return markDirty();
@@ -68,7 +71,10 @@ function start({ url, token, state }) {
   log = new LogModel(session);
   tree = new TreeModel(session);
   history = new HistoryModel(session, log);
-  updates = new UpdateBuilder({ session, tree, log, history, view, phase });
+  // The HTTP endpoints are on the WebSocket's host and port.
+  const origin = url.replace(/^ws/, "http").replace(/\/ws$/, "");
+  tunables = new TunablesModel(session, { origin, token, onChange: markDirty });
+  updates = new UpdateBuilder({ session, tree, log, history, tunables, view, phase });
   Object.assign(view, { panel: state.panel, store: state.store, path: state.path, search: state.search, entry: state.entry });
   if (state.path) pendingReveal = { store: state.store, path: state.path };
   session.logView.order = state.order;
@@ -167,13 +173,28 @@ function revealLogRow(row) {
   else if (row >= first + view.log.visible - 1) logView.scrollTo(row - view.log.visible + 2, view.log.visible);
 }
 
-function sendRequest({ tag, kind, store, op, ops, seq }) {
+function sendRequest({ tag, kind, store, op, ops, seq, key, json }) {
   const build = {
     write: (id) => writeRequest(id, store, op),
     transaction: (id) => transactionRequest(id, store, ops),
     revert: (id) => revertRequest(id, seq),
+    tune: (id) => tuneRequest(id, key, json),
   }[kind];
   session.request(build, (reply) => postMessage({ type: "reply", tag, ok: reply.ok, seq: reply.seq ?? null, error: reply.error ?? null }));
+}
+
+/** The Tunables panel's requests: fetch again, export, and replacing every tunable (reset all, import). */
+function tunablesAction({ tag, action, source, text }) {
+  const answer = (data) => postMessage({ type: "tunables-answer", tag, ...data });
+  switch (action) {
+    case "reload":
+      tunables.reload();
+      return markDirty();
+    case "export": return answer({ text: tunables.exportText() });
+    case "preview": return answer(tunables.preview(source, text));
+    case "replace":
+      tunables.replace(source, text).then(answer);
+  }
 }
 
 function valueEditor(storeId, path) {
