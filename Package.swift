@@ -161,6 +161,7 @@ let package = Package(
             name: "KeyscopeServerTests",
             dependencies: [
                 "KeyscopeServer", "KeyscopeServiceLifecycle", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore",
+                "KeyscopeClient",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -183,14 +184,17 @@ let package = Package(
         .testTarget(
             name: "KeyscopeCLITests",
             dependencies: [
-                "keyscope", "KeyscopeClient", "KeyscopeCodec", "KeyscopeCore",
+                "keyscope", "KeyscopeClient", "KeyscopeCodec", "KeyscopeCore", "KeyscopeInspector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "KeyscopeProcessTests",
-            dependencies: ["KeyscopeCore", "KeyscopeTesting", "KeyscopeTestChild", "keyscope"],
+            dependencies: [
+                "KeyscopeCore", "KeyscopeTesting", "KeyscopeTestChild", "keyscope", "KeyscopeInspector",
+                "KeyscopeServer",
+            ],
             swiftSettings: strictSettings
         ),
     ]

@@ -36,6 +36,8 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unknownKey = Code(rawValue: "unknown_key")
         /// No tunables are loaded in this process (HTTP 404).
         public static let noTunables = Code(rawValue: "no_tunables")
+        /// A body or message over the server's size limit (HTTP 413).
+        public static let tooLarge = Code(rawValue: "too_large")
 
     }
 

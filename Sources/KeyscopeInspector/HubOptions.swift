@@ -11,8 +11,9 @@ public struct HubOptions: Sendable, Hashable {
     /// The most bytes the log keeps, counted with ``HubLogEntry/estimatedBytes`` (the estimated size of each
     /// entry's JSON line; see there for what that costs and how close it is).
     public var maxBytes: Int
-    /// When set, ``InspectorHub/write(store:op:path:value:)``, ``InspectorHub/transaction(store:ops:)`` and
-    /// ``InspectorHub/revert(seq:)`` refuse every request with `read_only` before looking at it.
+    /// When set, ``InspectorHub/write(store:op:path:value:)``, ``InspectorHub/transaction(store:ops:)``,
+    /// ``InspectorHub/revert(seq:)``, ``InspectorHub/tune(key:value:)`` and
+    /// ``InspectorHub/replaceTunables(with:)`` refuse every request with `read_only` before looking at it.
     public var readOnly: Bool
     /// How often the hub checks the subscriptions' delivery counts and, when they moved, sends every client the
     /// subscription list again (so deliveries per second can be shown); `nil` sends it only when the set of

@@ -114,7 +114,7 @@ extension InspectorHub {
     }
 
     /// Applies validated operations and finds the seq the observer gave their change (see ``WriteTicket``).
-    private func apply(_ operations: [StoreOperation], transactionID: UUID?, to store: any Store) throws(HubError)
+    func apply(_ operations: [StoreOperation], transactionID: UUID?, to store: any Store) throws(HubError)
         -> Int?
     {
         let ticket = WriteTicket(hub: self, storeID: store.id)

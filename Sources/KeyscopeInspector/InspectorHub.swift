@@ -55,10 +55,17 @@ public final class InspectorHub: Sendable {
     private let lifecycle = Mutex<ObservationToken?>(nil)
     /// Re-sends the subscription list when delivery counts moved (see ``refreshDeliveries()``), while running.
     private let deliveriesTimer = Mutex<(any DispatchSourceTimer)?>(nil)
+    /// The tunables clients may read and write (see ``tunables``); never held while calling out.
+    let tunablesSlot: Mutex<(any TunablesEndpoint)?>
 
-    public init(registry: StoreRegistry = .shared, options: HubOptions = HubOptions()) {
+    /// A hub on `registry`; `tunables` are the tunable constants that `/tune` and the `tune` request serve (they
+    /// can also be attached later through ``tunables``).
+    public init(
+        registry: StoreRegistry = .shared, options: HubOptions = HubOptions(), tunables: (any TunablesEndpoint)? = nil
+    ) {
         self.registry = registry
         self.options = options
+        self.tunablesSlot = Mutex(tunables)
     }
 
     deinit {

@@ -27,16 +27,21 @@ public enum Inspector {
     }
 
     /// Starts an inspector on `registry`; returns its handle, or `nil` in a release build without `force`.
+    ///
+    /// `tunables` (whose store must be registered in `registry`) are served by `GET /tune`, `PUT /tune/:key/:value`,
+    /// `POST /tune`, `GET /api/tunables` and the WebSocket `tune` request; without them those answer `no_tunables`.
+    /// They can also be attached later: `handle.server.hub.tunables = …`.
     /// - Throws: ``ServerError`` when the server cannot listen or an option is invalid.
     @discardableResult
     public static func start(
         registry: StoreRegistry = .shared, options: ServerOptions = ServerOptions(),
-        hubOptions: HubOptions? = nil, force: Bool = false, logger: Logger = Logger(label: "keyscope.inspector")
+        hubOptions: HubOptions? = nil, tunables: (any TunablesEndpoint)? = nil, force: Bool = false,
+        logger: Logger = Logger(label: "keyscope.inspector")
     ) throws(ServerError) -> InspectorHandle? {
         guard isEnabledByDefault || force else { return nil }
         var hubSettings = hubOptions ?? HubOptions()
         hubSettings.readOnly = hubSettings.readOnly || options.readOnly
-        let hub = InspectorHub(registry: registry, options: hubSettings)
+        let hub = InspectorHub(registry: registry, options: hubSettings, tunables: tunables)
         let server = InspectorServer(hub: hub, options: options, logger: logger)
         try server.start()
         let handle = InspectorHandle(server: server)
@@ -45,7 +50,7 @@ public enum Inspector {
         return handle
     }
 
-    /// Inspectors started by ``start(registry:options:hubOptions:force:logger:)`` and not yet stopped: they live
+    /// Inspectors started by ``start(registry:options:hubOptions:tunables:force:logger:)`` and not yet stopped: they live
     /// here so that a dropped handle does not end them.
     static let running = Mutex<[InspectorHandle]>([])
 }

@@ -5,7 +5,8 @@ public import Logging
 import Synchronization
 
 /// The inspector's HTTP and WebSocket server (libwebsockets): the dashboard's files, `/ws`, `/api/health`,
-/// `/api/snapshot` and `POST /api/request`, with every rule of PROTOCOL.md.
+/// `/api/snapshot`, `POST /api/request`, and the hub's tunables at `/tune` and `/api/tunables`, with every rule of
+/// PROTOCOL.md.
 ///
 /// ```swift
 /// let hub = InspectorHub(registry: .shared)

@@ -43,9 +43,9 @@ struct RequestExecutor: Sendable {
                 var outcome = success(id, .object([:]))
                 outcome.wantsResync = true
                 return outcome
-            case .tune:
+            case .tune(let key, let value):
                 try refuseIfReadOnly()
-                throw HubError(code: .badRequest, message: "this server has no tunables loaded")
+                return success(id, ServerMessages.seqResult(try hub.tune(key: key, value: value)))
             }
         } catch {
             return failure(id, error)

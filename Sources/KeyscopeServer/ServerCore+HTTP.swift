@@ -9,38 +9,52 @@ extension ServerCore {
     func http(_ wsi: OpaquePointer) -> Int32 {
         _ = LwsLogging.takeParseFailure()
         let request = LwsRequest(wsi: wsi)
+        let rawLine = requestLines.take(wsi).flatMap(RawRequestLine.init)
         if let refused = hostRefusal(request) { return LwsResponse.refuse(wsi, refused) }
         guard let (method, path) = request.methodAndPath else {
             return LwsResponse.error(wsi, status: 400, code: "bad_request", message: "the request line cannot be read")
         }
         // PROTOCOL.md: every non-GET request with an Origin is checked (HEAD included).
         if method != "GET", let refused = originRefusal(request) { return LwsResponse.refuse(wsi, refused) }
-        guard Self.isProtected(path) else { return staticFile(wsi, method: method, path: path) }
+        let tune = TuneRoute(raw: rawLine, method: method, decodedPath: path)
+        guard tune != nil || Self.isProtected(path) else { return staticFile(wsi, method: method, path: path) }
         guard authorized(request) else { return LwsResponse.refuse(wsi, .unauthorized) }
+        if let tune { return serveTune(wsi, request, tune) }
         switch (method, path) {
         case ("GET", "/api/health"):
             return LwsResponse.json(
                 wsi, Array(#"{"ok":true,"protocol":\#(InspectorProtocol.version)}"#.utf8))
         case ("GET", "/api/snapshot"):
             return LwsResponse.json(wsi, hub.snapshot().messageBytes())
+        case ("GET", "/api/tunables"):
+            return tunablesPanel(wsi)
         case ("POST", "/api/request"):
-            return beginBody(wsi, request)
+            return beginBody(wsi, request, for: .request)
         case (_, InspectorProtocol.webSocketPath):
             return LwsResponse.error(
                 wsi, status: 400, code: "bad_request",
                 message: "\(path) is the WebSocket endpoint: connect with a WebSocket client (subprotocol "
                     + "\(InspectorProtocol.subprotocol))")
-        case (_, "/api/health"), (_, "/api/snapshot"):
-            return LwsResponse.error(
-                wsi, status: 405, code: "method_not_allowed", message: "\(path) answers GET only",
-                headers: [("Allow", "GET")])
+        case (_, "/api/health"), (_, "/api/snapshot"), (_, "/api/tunables"):
+            return methodNotAllowed(wsi, path, allow: "GET")
         case (_, "/api/request"):
-            return LwsResponse.error(
-                wsi, status: 405, code: "method_not_allowed", message: "\(path) answers POST only",
-                headers: [("Allow", "POST")])
+            return methodNotAllowed(wsi, path, allow: "POST")
         default:
             return LwsResponse.error(wsi, status: 404, code: "not_found", message: "no endpoint \(method) \(path)")
         }
+    }
+
+    /// 405 with `Allow`.
+    func methodNotAllowed(_ wsi: OpaquePointer, _ path: String, allow: String) -> Int32 {
+        let methods = allow.replacingOccurrences(of: ", ", with: " and ")
+        return LwsResponse.error(
+            wsi, status: 405, code: "method_not_allowed", message: "\(path) answers \(methods) only",
+            headers: [("Allow", allow)])
+    }
+
+    /// A refusal of the hub as an HTTP error, with the status of its code.
+    func hubError(_ wsi: OpaquePointer, _ error: HubError) -> Int32 {
+        LwsResponse.error(wsi, status: Self.status(for: error.code), code: error.code.rawValue, message: error.message)
     }
 
     /// Paths that need the token: everything but the dashboard's files.
@@ -68,12 +82,22 @@ extension ServerCore {
 
     // MARK: Bodies
 
-    /// Checks a write's media type and declared length, then waits for its body.
-    private func beginBody(_ wsi: OpaquePointer, _ request: LwsRequest) -> Int32 {
-        if options.readOnly {
-            return LwsResponse.error(
-                wsi, status: 403, code: "read_only", message: RequestExecutor.readOnlyError.message)
+    /// A request body being received, and the endpoint it is for.
+    struct PendingBody {
+        enum Purpose {
+            /// `POST /api/request`: one protocol request.
+            case request
+            /// `POST /tune`: the new set of tunables.
+            case tunables
         }
+
+        let purpose: Purpose
+        var bytes: [UInt8] = []
+    }
+
+    /// Checks a write's media type and declared length, then waits for its body.
+    func beginBody(_ wsi: OpaquePointer, _ request: LwsRequest, for purpose: PendingBody.Purpose) -> Int32 {
+        if options.readOnly { return hubError(wsi, RequestExecutor.readOnlyError) }
         let type = request.value(WSI_TOKEN_HTTP_CONTENT_TYPE) ?? ""
         let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard mediaType == "application/json" else {
@@ -86,42 +110,48 @@ extension ServerCore {
         {
             return tooLarge(wsi)
         }
-        bodies[wsi] = []
+        bodies[wsi] = PendingBody(purpose: purpose)
         return 0
     }
 
     func httpBody(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
-        guard let received = bodies[wsi]?.count else { return 0 }
+        guard let received = bodies[wsi]?.bytes.count else { return 0 }
         guard received + length <= options.maxBodyBytes else {
             bodies[wsi] = nil
             return tooLarge(wsi)
         }
         if let input, length > 0 {
-            bodies[wsi]?.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+            bodies[wsi]?.bytes.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
         }
         return 0
     }
 
     func httpBodyCompleted(_ wsi: OpaquePointer) -> Int32 {
         guard let body = bodies.removeValue(forKey: wsi) else { return 0 }
-        let outcome = executor.execute(body)
-        let status = outcome.error.map { Self.status(for: $0.code) } ?? 200
-        return LwsResponse.json(wsi, outcome.reply, status: status)
+        switch body.purpose {
+        case .request:
+            let outcome = executor.execute(body.bytes)
+            let status = outcome.error.map { Self.status(for: $0.code) } ?? 200
+            return LwsResponse.json(wsi, outcome.reply, status: status)
+        case .tunables:
+            return replaceTunables(wsi, body.bytes)
+        }
     }
 
     /// 413, then the connection closes: the rest of the body is not read.
     private func tooLarge(_ wsi: OpaquePointer) -> Int32 {
         LwsResponse.error(
-            wsi, status: 413, code: "too_large",
+            wsi, status: 413, code: HubError.Code.tooLarge.rawValue,
             message: "the body is over the server's limit of \(options.maxBodyBytes) bytes")
     }
 
-    /// The HTTP status of a reply's error code for `POST /api/request`.
+    /// The HTTP status of an error code, for `POST /api/request` replies and the `/tune` endpoints.
     static func status(for code: HubError.Code) -> Int {
         switch code {
         case .readOnly: 403
-        case .unknownStore: 404
+        case .unknownStore, .unknownKey, .noTunables: 404
         case .conflict: 409
+        case .tooLarge: 413
         default: 400
         }
     }

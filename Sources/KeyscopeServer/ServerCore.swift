@@ -32,8 +32,12 @@ final class ServerCore: @unchecked Sendable {
 
     // Service thread only.
     var sessions: [OpaquePointer: WebSocketSession] = [:]
-    /// The bodies of `POST /api/request`s being received.
-    var bodies: [OpaquePointer: [UInt8]] = [:]
+    /// The bodies of `POST /api/request`s and `POST /tune`s being received, with what each is for.
+    var bodies: [OpaquePointer: PendingBody] = [:]
+    /// Each connection's request line as the client sent it (lws hands over only a decoded path).
+    var requestLines: RequestLineCapture
+    /// Connections answered before lws parsed their request (see ``screen(_:)``), closed from their timer.
+    var refusedEarly: Set<OpaquePointer> = []
     var stopping = false
     /// The service loop ends once this is set.
     var finished = false
@@ -49,6 +53,8 @@ final class ServerCore: @unchecked Sendable {
         self.files = files
         self.logger = logger
         self.executor = RequestExecutor(hub: hub, readOnly: options.readOnly, maxJSONDepth: options.maxJSONDepth)
+        self.requestLines = RequestLineCapture(
+            maxHeaderBytes: options.maxHeaderBytes, headerTimeout: options.headerTimeout)
         self.policy = HostPolicy(
             port: options.port, extraHosts: options.allowedHosts, extraOrigins: options.allowedOrigins)
     }
@@ -89,6 +95,14 @@ final class ServerCore: @unchecked Sendable {
         _ input: UnsafeMutableRawPointer?, _ length: Int
     ) -> Int32 {
         switch reason {
+        case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+            accepted(wsi)
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        case LWS_CALLBACK_TIMER where ownsTimer(of: wsi):
+            return timerFired(wsi)
+        case LWS_CALLBACK_WSI_DESTROY:
+            destroyed(wsi)
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
         case LWS_CALLBACK_HTTP:
             return http(wsi)
         case LWS_CALLBACK_HTTP_BODY:
@@ -101,6 +115,7 @@ final class ServerCore: @unchecked Sendable {
             bodies[wsi] = nil
             return 0
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+            _ = requestLines.take(wsi)  // a WebSocket: its request line is not needed
             return confirmUpgrade(wsi)
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             // The upgrade was confirmed above; this is a second line in case lws skips the confirmation.

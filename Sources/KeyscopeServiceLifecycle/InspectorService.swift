@@ -13,23 +13,25 @@ public import ServiceLifecycle
 /// let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
 /// try await group.run()
 /// ```
-/// Like ``KeyscopeServer/Inspector/start(registry:options:hubOptions:force:logger:)``, it exists only in debug
+/// Like ``KeyscopeServer/Inspector/start(registry:options:hubOptions:tunables:force:logger:)``, it exists only in debug
 /// builds unless `force` is set. A service runs once: its server cannot be started again after it stopped.
 public struct InspectorService: Service {
     /// The server this service runs (its ``KeyscopeServer/InspectorServer/dashboardURL`` is set while it runs).
     public let server: InspectorServer
     let logger: Logger
 
-    /// `nil` in a release build without `force`.
+    /// `nil` in a release build without `force`. `tunables` are served as by
+    /// ``KeyscopeServer/Inspector/start(registry:options:hubOptions:tunables:force:logger:)``.
     public init?(
         registry: StoreRegistry = .shared, options: ServerOptions = ServerOptions(), hubOptions: HubOptions? = nil,
-        force: Bool = false, logger: Logger = Logger(label: "keyscope.inspector")
+        tunables: (any TunablesEndpoint)? = nil, force: Bool = false,
+        logger: Logger = Logger(label: "keyscope.inspector")
     ) {
         guard Inspector.isEnabledByDefault || force else { return nil }
         var hub = hubOptions ?? HubOptions()
         hub.readOnly = hub.readOnly || options.readOnly
         self.server = InspectorServer(
-            hub: InspectorHub(registry: registry, options: hub), options: options, logger: logger)
+            hub: InspectorHub(registry: registry, options: hub, tunables: tunables), options: options, logger: logger)
         self.logger = logger
     }
 

@@ -15,12 +15,13 @@ struct Keyscope: AsyncParsableCommand {
             Keyscope keeps a service's state in stores addressed by key paths (cart.total, items[0].title) and \
             records every change as patches. `serve --demo` runs a demo service with the inspector: a dashboard \
             in the browser and a WebSocket stream of every change. `snapshot`, `tail` and `write` use that \
-            stream from a terminal; they find a running server by themselves. `demo` runs the demo service alone \
-            and prints every change.
+            stream from a terminal, and `tune` reads and changes a service's tunable constants; they find a running \
+            server by themselves. `demo` runs the demo service alone and prints every change.
             """,
         version: "keyscope \(KeyscopeVersion.current)",
         subcommands: [
-            ServeCommand.self, SnapshotCommand.self, TailCommand.self, WriteCommand.self, DemoCommand.self,
+            ServeCommand.self, SnapshotCommand.self, TailCommand.self, WriteCommand.self, TuneCommand.self,
+            DemoCommand.self,
         ]
     )
 }

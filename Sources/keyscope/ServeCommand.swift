@@ -4,6 +4,7 @@ import KeyscopeCore
 import KeyscopeInspector
 import KeyscopeServer
 import Logging
+import KeyscopeTunables
 
 #if canImport(Glibc)
 import Glibc
@@ -108,6 +109,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seed for the demo's random changes.", valueName: "N"))
     var seed: UInt64?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Serve these tunables instead of the demo's: the bundled defaults (a JSON object), with "
+                + "live-constants.schema.json beside it as the schema when there is one.",
+            valueName: "FILE"))
+    var tunables: String?
+
+    @Flag(name: .long, help: "Serve no tunables at all (/tune and the tune request then answer no_tunables).")
+    var noTunables = false
+
     @Option(name: .long, help: "Level of log messages on stderr.")
     var logLevel: LogLevelOption = .warning
 
@@ -122,6 +134,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...LargeCatalog.maximumKeys).contains(demoKeys) else {
             throw ValidationError("--demo-keys must be 0 to \(LargeCatalog.maximumKeys); got \(demoKeys).")
+        }
+        guard !(noTunables && tunables != nil) else {
+            throw ValidationError("--tunables and --no-tunables cannot be used together.")
         }
         guard headerTimeout >= 1 else { throw ValidationError("--header-timeout must be at least 1 second.") }
         guard logEntries >= 1, logBytes.bytes >= 1 else {
@@ -148,9 +163,21 @@ struct ServeCommand: AsyncParsableCommand {
         // Watch the signals before anything starts: a Ctrl-C the moment after the dashboard line is a clean stop.
         let stop = StopRequest()
         let watcher = SignalWatcher([SIGINT, SIGTERM]) { _ in stop.request() }
+        // The demo's data lives in a directory of its own per run, so that runs never share a settings file.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "keyscope-serve-\(getpid())", isDirectory: true)
+        let constants: Tunables?
+        do {
+            constants =
+                noTunables
+                ? nil : try DemoTunables.open(in: directory, defaults: tunables.map { URL(fileURLWithPath: $0) })
+        } catch {
+            throw ValidationError("--tunables: \(error)")
+        }
         let hub = InspectorHub(
             registry: .shared,
-            options: HubOptions(maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: readOnly))
+            options: HubOptions(maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: readOnly),
+            tunables: constants)
         let server = InspectorServer(hub: hub, options: options)
         do {
             try server.start()
@@ -159,9 +186,6 @@ struct ServeCommand: AsyncParsableCommand {
         }
         Console.line("Keyscope dashboard: \(server.dashboardURL ?? "")")
 
-        // The demo's data lives in a directory of its own per run, so that runs never share a settings file.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "keyscope-serve-\(getpid())", isDirectory: true)
         let demo = DemoService(
             configuration: DemoConfiguration(
                 rate: rate, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)), stateDirectory: directory,
@@ -186,6 +210,7 @@ struct ServeCommand: AsyncParsableCommand {
         Logger(label: "keyscope.demo").notice(
             "demo made \(made) changes in \(String(format: "%.2f", seconds)) s: \(perSecond) per second (--rate \(rate))"
         )
+        constants?.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 }

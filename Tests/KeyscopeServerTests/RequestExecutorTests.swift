@@ -66,7 +66,7 @@ import Testing
         (#"{"id":1,"type":"transaction","store":"app/memory","ops":[]}"#, "bad_request", 1),
         (#"{"id":1,"type":"revert","seq":0}"#, "bad_request", 1),
         (#"{"id":1,"type":"revert","seq":999999}"#, "bad_request", 1),
-        (#"{"id":2.5,"type":"tune","key":"k","value":1}"#, "bad_request", 2.5),
+        (#"{"id":2.5,"type":"tune","key":"k","value":1}"#, "no_tunables", 2.5),
     ])
     func badRequestsGetTheirCodeEchoTheIdAndChangeNothing(message: String, code: String, id: StoreValue) throws {
         let (executor, hub, store) = try setUp()

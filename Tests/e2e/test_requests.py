@@ -11,7 +11,9 @@ import re
 
 import pytest
 
-from support import KeyscopeServer, StreamClient, http, request_http, store_root, unique_key, with_known_deviations
+from support import (
+    KeyscopeServer, StreamClient, http, recv_json, request_http, store_root, unique_key, with_known_deviations, ws_connect,
+)
 
 SERVER_ARGS = ["--rate", "20"]
 STORE = "app/memory"
@@ -231,9 +233,54 @@ def test_resync_sends_a_snapshot_then_the_reply(client):
     assert client.entries[count]["seq"] == snapshot["seq"] + 1
 
 
-def test_tune_without_tunables_is_an_error_reply(client):
+def test_tune_sets_a_tunable_and_refuses_what_the_schema_refuses(client):
     reply = client.request({"id": 9, "type": "tune", "key": "toolbar_height", "value": 64})
-    assert error_code(reply, 9) == "bad_request"
+    assert reply["ok"] is True and isinstance(reply["result"]["seq"], int), reply
+    assert error_code(client.request({"id": 10, "type": "tune", "key": "nope", "value": 1}), 10) == "unknown_key"
+    reply = client.request({"id": 11, "type": "tune", "key": "toolbar_height", "value": 64.0})
+    assert error_code(reply, 11) == "type_mismatch"
+    reply = client.request({"id": 12, "type": "tune", "key": "toolbar_height", "value": 1000})
+    assert error_code(reply, 12) == "out_of_range"
+
+
+def test_tune_without_tunables_is_an_error_reply(launch):
+    running = launch("--no-tunables")
+    with ws_connect(running) as ws:
+        while recv_json(ws)["type"] != "snapshot":
+            pass
+        ws.send(json.dumps({"id": 9, "type": "tune", "key": "toolbar_height", "value": 64}))
+        while (message := recv_json(ws))["type"] != "reply":
+            pass
+    assert message["ok"] is False and message["error"]["code"] == "no_tunables", message
+
+
+@pytest.fixture(scope="module")
+def no_tunables_server():
+    running = KeyscopeServer(["--no-tunables"])
+    yield running
+    running.stop()
+
+
+@pytest.mark.parametrize(
+    "method,path,body,status,code",
+    [
+        ("GET", "/tune", None, 404, "no_tunables"),
+        ("GET", "/api/tunables", None, 404, "no_tunables"),
+        ("PUT", "/tune/a%2Fb/5", None, 404, "no_tunables"),
+        ("POST", "/tune", {"toolbar_height": 64}, 404, "no_tunables"),
+        # Read from the request line as sent: a %2F stays inside its segment, so three segments are three.
+        ("PUT", "/tune/a/b/5", None, 400, "bad_request"),
+        ("PUT", "/tune//5", None, 400, "bad_request"),
+        ("PUT", "/tune/k/%zz", None, 400, "bad_request"),
+        ("PUT", "/tune/k/a%0Ab", None, 400, "bad_request"),
+        ("DELETE", "/tune", None, 405, "method_not_allowed"),
+        ("GET", "/tune/k/v", None, 405, "method_not_allowed"),
+    ],
+)
+def test_tune_endpoints_without_tunables(no_tunables_server, method, path, body, status, code):
+    response = http(no_tunables_server, method, path, body=body)
+    assert response.status == status, response.describe()
+    assert response.json()["error"]["code"] == code, response.describe()
 
 
 def test_ids_are_echoed_exactly(client):

@@ -1,0 +1,64 @@
+import Foundation
+import KeyscopeClient
+import KeyscopeCore
+
+/// What `tune watch` does with each save: reads the file and, when its bytes changed, pushes it with `POST /tune`.
+/// Every outcome is one line; none of them stops the watch.
+///
+/// ```
+/// pushed 12 tunables (seq 41)                                                   (stdout)
+/// keyscope tune watch: live-constants.json is not valid JSON: …; fix it and save again   (stderr)
+/// ```
+struct TunablesPusher {
+    let file: TunablesFile
+    let client: TunablesClient
+    /// The bytes last handled (pushed, or refused for good); a save of the same bytes is ignored.
+    private var handled: [UInt8]?
+
+    init(file: TunablesFile, client: TunablesClient) {
+        self.file = file
+        self.client = client
+    }
+
+    /// Reads the file and pushes it unless its bytes are the ones last handled.
+    mutating func pushIfChanged() {
+        let data: [UInt8]
+        do {
+            guard let read = try file.read() else {
+                if handled != [] { Self.notice("\(file.path) does not exist (yet); waiting for it to be saved") }
+                handled = []
+                return
+            }
+            data = Array(read)
+        } catch {
+            Self.notice(error.message)
+            return
+        }
+        guard data != handled else { return }
+        handled = data
+        let values: [String: StoreValue]
+        do {
+            values = try file.parse(.init(data))
+        } catch {
+            Self.notice("\(error.message); fix it and save again")
+            return
+        }
+        do {
+            let result = try client.replace(with: values)
+            let what = "\(values.count) tunable\(values.count == 1 ? "" : "s")"
+            Console.line("pushed \(what) (\(result.seq.map { "seq \($0)" } ?? "nothing changed"))")
+        } catch {
+            if error.code == nil {
+                // Not refused, not reached: a save of the same bytes should try again.
+                handled = nil
+                Self.notice("could not push \(file.path): \(error.message); the next save is pushed again")
+            } else {
+                Self.notice("the service refused \(file.path): \(TuneFailure.line(error))")
+            }
+        }
+    }
+
+    static func notice(_ text: String) {
+        Console.error("keyscope tune watch: \(text)")
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+
+/// `keyscope tune`: the tunable constants of a running service, over the inspector's HTTP endpoints.
+///
+/// ```
+/// $ keyscope tune get toolbar_height
+/// 48
+/// $ keyscope tune set toolbar_height 64
+/// toolbar_height = 64 (seq 41)
+/// $ keyscope tune pull && keyscope tune watch
+/// ```
+struct TuneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tune",
+        abstract: "Read and change the tunable constants of a running service.",
+        discussion: """
+            A service that embeds the inspector with tunables (Inspector.start(tunables:)) serves them at /tune: \
+            GET /tune reads them all, PUT /tune/KEY/VALUE sets one, POST /tune replaces them all (docs/protocol.md). \
+            These commands speak that HTTP API and find the server and its token like `snapshot` and `write` do \
+            (the server's record on this machine, or --url/--port and --token). A server without tunables answers \
+            no_tunables.
+
+            Typical loop: `keyscope tune pull` writes live-constants.json, `keyscope tune watch` pushes every save \
+            of it back to the service while you edit.
+            """,
+        subcommands: [TuneGetCommand.self, TuneSetCommand.self, TunePullCommand.self, TuneWatchCommand.self]
+    )
+}

@@ -1,0 +1,97 @@
+import KeyscopeCore
+import KeyscopeInspector
+import Testing
+
+/// `InspectorHub.tune(key:value:)` and `replaceTunables(with:)`: the checks, their order, one change each.
+@Suite struct TunablesHubTests {
+    func setUp(readOnly: Bool = false, required: Set<String> = []) throws -> (InspectorHub, FakeTunables) {
+        let hub = InspectorHub(registry: StoreRegistry(), options: HubOptions(readOnly: readOnly))
+        hub.start()
+        let tunables = try FakeTunables(
+            registry: hub.registry, values: TuneHarness.initial, schema: TuneHarness.schema, required: required)
+        hub.tunables = tunables
+        return (hub, tunables)
+    }
+
+    @Test func tuneSetsOneTopLevelKeyAndReturnsTheSeqOfItsChange() throws {
+        let (hub, tunables) = try setUp()
+        let seq = try #require(try hub.tune(key: "a.b", value: 5))
+        #expect(seq == hub.lastSeq)
+        #expect(tunables.store.snapshot()["a.b"] == 5)
+        #expect(tunables.store.snapshot()["a"] == nil, "a key with a dot is one key, not a path")
+        let change = try #require(hub.entry(seq: seq)?.change)
+        #expect(change.transactionID == nil)
+        #expect(change.patches.count == 1)
+        #expect(change.patches.first?.keyPath == StoreKeyPath(segments: [.key("a.b")]))
+        #expect(try hub.tunableValues()["a.b"] == 5)
+    }
+
+    @Test func readOnlyComesFirstThenNoTunablesThenTheSchema() throws {
+        let (readOnly, _) = try setUp(readOnly: true)
+        #expect(throws: HubError.self) { try readOnly.tune(key: "nope", value: .null) }
+        do { _ = try readOnly.tune(key: "nope", value: .null) } catch { #expect(error.code == .readOnly) }
+        do { _ = try readOnly.replaceTunables(with: ["nope": 1]) } catch { #expect(error.code == .readOnly) }
+
+        let bare = InspectorHub(registry: StoreRegistry())
+        do { _ = try bare.tune(key: "height", value: 1) } catch { #expect(error.code == .noTunables) }
+        do { _ = try bare.replaceTunables(with: [:]) } catch { #expect(error.code == .noTunables) }
+        do { _ = try bare.tunableValues() } catch { #expect(error.code == .noTunables) }
+        do { _ = try bare.tunablesPanel() } catch { #expect(error.code == .noTunables) }
+
+        let (hub, tunables) = try setUp()
+        let seq = hub.lastSeq
+        for (key, value, code) in [
+            ("nope", StoreValue.integer(1), HubError.Code.unknownKey), ("height", "x", .typeMismatch),
+            ("height", 300, .outOfRange),
+        ] {
+            do {
+                _ = try hub.tune(key: key, value: value)
+                Issue.record("\(key) = \(value) was accepted")
+            } catch {
+                #expect(error.code == code)
+            }
+        }
+        #expect(hub.lastSeq == seq)
+        #expect(tunables.currentValues() == TuneHarness.initial)
+    }
+
+    @Test func replaceSetsWhatChangedAndRemovesWhatIsLeftOutInOneTransaction() throws {
+        let (hub, tunables) = try setUp()
+        var next = TuneHarness.initial
+        next["height"] = 50
+        next["free"] = nil
+        next["extra"] = ["nested": [1, 2]]
+        let seq = try #require(try hub.replaceTunables(with: next))
+        #expect(tunables.currentValues() == next)
+        let change = try #require(hub.entry(seq: seq)?.change)
+        #expect(change.transactionID != nil)
+        #expect(change.patches.map(\.op) == [.remove, .set, .set])
+        #expect(
+            change.patches.map(\.keyPath) == ["free", "extra", "height"].map { StoreKeyPath(segments: [.key($0)]) })
+        #expect(try hub.replaceTunables(with: next) == nil, "the same set records nothing")
+        #expect(hub.lastSeq == seq)
+    }
+
+    @Test func aRefusedReplacementChangesNothing() throws {
+        let (hub, tunables) = try setUp(required: ["height"])
+        let seq = hub.lastSeq
+        for values in [["height": 1, "nope": 2], ["free": 1], ["height": 999]] as [[String: StoreValue]] {
+            #expect(throws: HubError.self) { try hub.replaceTunables(with: values) }
+        }
+        #expect(hub.lastSeq == seq)
+        #expect(tunables.currentValues() == TuneHarness.initial)
+    }
+
+    @Test func tunablesWhoseStoreIsNotRegisteredAreAClearError() throws {
+        let hub = InspectorHub(registry: StoreRegistry())
+        hub.start()
+        hub.tunables = try FakeTunables(registry: StoreRegistry(), values: ["free": 1], schema: ["free": .any])
+        do {
+            _ = try hub.tune(key: "free", value: 2)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.code == .unknownStore)
+            #expect(error.message.contains("not registered"))
+        }
+    }
+}
