@@ -25,7 +25,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             With --demo, starts a demo service (a cart, a checkout scenario, persisted settings) that changes its \
             stores --rate times per second, and the inspector on it; --demo-keys N adds a still product catalog of \
-            N keys (scenario:catalog/memory) for measuring a dashboard on a large store. On start it prints one line,
+            N keys (scenario:catalog/memory) for measuring a dashboard on a large store. The demo's tunables \
+            (live-constants.json, with a schema) are served at /tune and in the dashboard's Tunables tab: --tunables \
+            FILE serves other defaults instead, --no-tunables none. On start it prints one line,
               Keyscope dashboard: http://127.0.0.1:PORT/?token=TOKEN
             and writes the address and token to a file only you can read, where `keyscope snapshot`, `tail` and \
             `write` find them. Ctrl-C (or SIGTERM) closes every client with 1001 and exits.
