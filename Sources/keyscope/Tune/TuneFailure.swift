@@ -1,5 +1,6 @@
 import ArgumentParser
 import KeyscopeClient
+import KeyscopeCore
 
 /// How the `tune` commands report a failed call: a server refusal as `error: CODE: MESSAGE`, anything else as
 /// `error: MESSAGE`, on stderr, then exit status 1.
@@ -22,6 +23,17 @@ enum TuneFailure {
                 + "server printed, ?token=…)"
         default:
             error.description
+        }
+    }
+}
+
+extension ClientOptions {
+    /// Every tunable of the server these options name (`GET /tune`); a failure is reported as ``TuneFailure`` does.
+    func tunableValues() throws -> [String: StoreValue] {
+        do {
+            return try TunablesClient(endpoint: try endpoint()).values()
+        } catch let error as TunablesClientError {
+            throw TuneFailure.report(error)
         }
     }
 }

@@ -37,12 +37,7 @@ struct TuneGetCommand: ParsableCommand {
     var server: ClientOptions
 
     func run() throws {
-        let values: [String: StoreValue]
-        do {
-            values = try TunablesClient(endpoint: try server.endpoint()).values()
-        } catch let error as TunablesClientError {
-            throw TuneFailure.report(error)
-        }
+        let values = try server.tunableValues()
         guard let key else {
             Console.line(String(decoding: StoreValue.object(values).jsonData(pretty: true).dropLast(), as: UTF8.self))
             return

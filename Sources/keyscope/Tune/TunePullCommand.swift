@@ -32,12 +32,7 @@ struct TunePullCommand: ParsableCommand {
     var server: ClientOptions
 
     func run() throws {
-        let values: [String: StoreValue]
-        do {
-            values = try TunablesClient(endpoint: try server.endpoint()).values()
-        } catch let error as TunablesClientError {
-            throw TuneFailure.report(error)
-        }
+        let values = try server.tunableValues()
         let target = TunablesFile(path: file)
         try target.write(values)
         Console.line("wrote \(values.count) tunable\(values.count == 1 ? "" : "s") to \(target.path)")
