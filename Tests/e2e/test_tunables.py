@@ -279,3 +279,18 @@ def test_cli_watch_pushes_every_save_and_survives_bad_ones(server, tmp_path):
         code = watcher.stop()
     assert code == 0, "".join(watcher.stderr)
     assert all("\n" not in line.rstrip("\n") for line in watcher.stderr), "one line per message"
+
+
+def test_an_edit_of_the_file_on_disk_is_picked_up_live_and_a_bad_one_is_ignored(server):
+    path = Path(tunables_store(server).removeprefix("app/file:"))
+    values = json.loads(path.read_text())
+    values["welcome_text"] = "edited on disk"
+    save_by_rename(path, values)
+    wait_for(lambda: tunables(server)["welcome_text"] == "edited on disk", "the server applies the saved file")
+    path.write_text("{ half a file")
+    wait_for(lambda: any("live-constants.json" in line and "error" in line.lower() for line in server.stderr_tail),
+             "a file that does not parse gets a log line naming it")
+    assert tunables(server)["welcome_text"] == "edited on disk", "the last good values stay"
+    values["welcome_text"] = "fixed on disk"
+    save_by_rename(path, values)
+    wait_for(lambda: tunables(server)["welcome_text"] == "fixed on disk", "the next good save is applied")
