@@ -20,9 +20,11 @@ extension InspectorHub {
     /// A repeating timer that calls ``refreshDeliveries()``, or `nil` when the option turns it off.
     func makeDeliveriesTimer() -> (any DispatchSourceTimer)? {
         guard let interval = options.deliveriesRefresh else { return nil }
-        let nanoseconds = Int(interval.components.seconds) * 1_000_000_000
+        let nanoseconds =
+            Int(interval.components.seconds) * 1_000_000_000
             + Int(interval.components.attoseconds / 1_000_000_000)
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "keyscope.hub.deliveries", qos: .utility))
+        let timer = DispatchSource.makeTimerSource(
+            queue: DispatchQueue(label: "keyscope.hub.deliveries", qos: .utility))
         timer.schedule(
             deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
             leeway: .milliseconds(50))

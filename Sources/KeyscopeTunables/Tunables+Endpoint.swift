@@ -1,5 +1,5 @@
-public import KeyscopeCore
 import Foundation
+public import KeyscopeCore
 public import KeyscopeInspector
 
 /// The inspector's view of the tunables: `GET /tune`, the checks before `PUT /tune/:key/:value`, `POST /tune` and

@@ -3,8 +3,8 @@ import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopeServer
-import Logging
 import KeyscopeTunables
+import Logging
 
 #if canImport(Glibc)
 import Glibc
