@@ -31,42 +31,25 @@ extension InspectorHub {
         let store = try resolveStore(change.storeID)
         let inverse = change.inverted()
         let operations = inverse.patches.map(Self.operation(undoing:))
-        let ticket = WriteTicket(hub: self, storeID: store.id)
-        let states: (before: StoreValue, after: StoreValue)?
-        do {
-            states = try ticket.bound {
-                try store.transaction { tx throws -> (StoreValue, StoreValue)? in
-                    let before = tx.get(.root) ?? .emptyObject
-                    var after = before
-                    do throws(StoreError) {
-                        try after.apply(change: inverse)
-                    } catch {
-                        throw HubError(
-                            code: .conflict,
-                            message: "change \(seq) cannot be reverted: the state has changed since (\(error.message))")
-                    }
-                    // A transaction records no patch only when its writes fold back to the state it started from,
-                    // so from here on this one records a change, emitted before anything else on this thread.
-                    guard after != before else { return nil }
-                    for operation in operations { try tx.apply(operation) }
-                    guard tx.get(.root) == after else {
-                        throw HubError.badRequest("the inverse of change \(seq) did not restore the state; not applied")
-                    }
-                    return (before, after)
-                }
+        return try transactionSeq(on: store, errorContext: "change \(seq) cannot be reverted: ") { tx in
+            let before = tx.get(.root) ?? .emptyObject
+            var after = before
+            do throws(StoreError) {
+                try after.apply(change: inverse)
+            } catch {
+                throw HubError(
+                    code: .conflict,
+                    message: "change \(seq) cannot be reverted: the state has changed since (\(error.message))")
             }
-        } catch let error as HubError {
-            throw error
-        } catch let error as StoreError {
-            throw HubError(error, context: "change \(seq) cannot be reverted: ")
-        } catch {
-            throw .badRequest("\(error)")
+            // A transaction records no patch only when its writes fold back to the state it started from, so from
+            // here on this one records a change, emitted before anything else on this thread.
+            guard after != before else { return nil }
+            for operation in operations { try tx.apply(operation) }
+            guard tx.get(.root) == after else {
+                throw HubError.badRequest("the inverse of change \(seq) did not restore the state; not applied")
+            }
+            return (before, after)
         }
-        guard let states, let made = ticket.entry?.change, made.transactionID != nil else { return nil }
-        // The kept change is this revert's when it turns the state the body saw into the one it left.
-        var replayed = states.before
-        guard (try? replayed.apply(change: made)) != nil, replayed == states.after else { return nil }
-        return ticket.entry?.seq
     }
 
     /// The operation that records exactly `patch` on a state where the patch applies.

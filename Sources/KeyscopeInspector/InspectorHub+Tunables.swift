@@ -62,35 +62,18 @@ extension InspectorHub {
         let endpoint = try loadedTunables()
         try endpoint.validateReplacement(values)
         let store = try tunablesStore(of: endpoint)
-        let ticket = WriteTicket(hub: self, storeID: store.id)
-        let states: (before: StoreValue, after: StoreValue)?
-        do {
-            states = try ticket.bound {
-                try store.transaction { tx throws -> (StoreValue, StoreValue)? in
-                    let before = tx.get(.root) ?? .emptyObject
-                    let current = before.objectValue ?? [:]
-                    for key in current.keys.sorted() where values[key] == nil {
-                        try tx.remove(StoreKeyPath(segments: [.key(key)]))
-                    }
-                    for key in values.keys.sorted() where current[key] != values[key] {
-                        try tx.set(StoreKeyPath(segments: [.key(key)]), values[key] ?? .null)
-                    }
-                    let after = tx.get(.root) ?? .emptyObject
-                    return after == before ? nil : (before, after)
-                }
+        return try transactionSeq(on: store, errorContext: "the tunables cannot be replaced: ") { tx in
+            let before = tx.get(.root) ?? .emptyObject
+            let current = before.objectValue ?? [:]
+            for key in current.keys.sorted() where values[key] == nil {
+                try tx.remove(StoreKeyPath(segments: [.key(key)]))
             }
-        } catch let error as StoreError {
-            throw HubError(error, context: "the tunables cannot be replaced: ")
-        } catch {
-            throw .badRequest("\(error)")
+            for key in values.keys.sorted() where current[key] != values[key] {
+                try tx.set(StoreKeyPath(segments: [.key(key)]), values[key] ?? .null)
+            }
+            let after = tx.get(.root) ?? .emptyObject
+            return after == before ? nil : (before, after)
         }
-        // As for a revert: the kept change is this one when it turns the state the body saw into the one it left.
-        guard let states, let entry = ticket.entry, let made = entry.change, made.transactionID != nil else {
-            return nil
-        }
-        var replayed = states.before
-        guard (try? replayed.apply(change: made)) != nil, replayed == states.after else { return nil }
-        return entry.seq
     }
 
     /// The endpoint, or `no_tunables`.

@@ -129,4 +129,34 @@ extension InspectorHub {
         guard let change, let entry = ticket.entry, entry.change == change else { return nil }
         return entry.seq
     }
+
+    /// Runs `body` as one transaction of `store` and returns the seq of the change it made, for writes whose body
+    /// decides what to write from the state it sees (revert, replacing the tunables). `body` returns the state it
+    /// saw and the one it leaves, or `nil` when it writes nothing.
+    ///
+    /// The entry logged meanwhile counts as this write's only when it is a transaction's change that turns the first
+    /// state into the second: a store may record another thread's change first. Errors: a `HubError` from `body`
+    /// as it is, a `StoreError` prefixed with `errorContext`.
+    func transactionSeq(
+        on store: any Store, errorContext: String,
+        _ body: (StoreTransaction) throws -> (before: StoreValue, after: StoreValue)?
+    ) throws(HubError) -> Int? {
+        let ticket = WriteTicket(hub: self, storeID: store.id)
+        let states: (before: StoreValue, after: StoreValue)?
+        do {
+            states = try ticket.bound { try store.transaction(body) }
+        } catch let error as HubError {
+            throw error
+        } catch let error as StoreError {
+            throw HubError(error, context: errorContext)
+        } catch {
+            throw .badRequest("\(error)")
+        }
+        guard let states, let entry = ticket.entry, let made = entry.change, made.transactionID != nil else {
+            return nil
+        }
+        var replayed = states.before
+        guard (try? replayed.apply(change: made)) != nil, replayed == states.after else { return nil }
+        return entry.seq
+    }
 }
