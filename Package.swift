@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "KeyscopeInspector", targets: ["KeyscopeInspector", "KeyscopeServer"]),
         .library(name: "KeyscopeServiceLifecycle", targets: ["KeyscopeServiceLifecycle"]),
         .library(name: "KeyscopeTunables", targets: ["KeyscopeTunables"]),
+        .library(name: "KeyscopeSecrets", targets: ["KeyscopeSecrets"]),
+        .library(name: "KeyscopePreferences", targets: ["KeyscopePreferences"]),
         .executable(name: "keyscope", targets: ["keyscope"]),
     ],
     dependencies: [
@@ -93,6 +95,30 @@ let package = Package(
             dependencies: ["KeyscopeCore", "KeyscopeInspector", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // libsecret (the Secret Service client), wrapped by KeyscopeSecrets only; Linux only.
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
+        // Secret stores (the keychain's role): the protocol, a headless 0600 file store, Secret Service through
+        // libsecret on Linux, the Keychain on Apple platforms.
+        .target(
+            name: "KeyscopeSecrets",
+            dependencies: [.target(name: "CLibSecret", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSettings
+        ),
+        // Preferences and secrets: zero-configuration scanning of UserDefaults suites and secret services mirrored
+        // into stores the inspector sees (PreferencesEndpoint), property wrappers with publishers and monitors,
+        // watched status keys and watch rules (WatchesEndpoint).
+        .target(
+            name: "KeyscopePreferences",
+            dependencies: [
+                "KeyscopeCore", "KeyscopeInspector", "KeyscopeSecrets", openCombine,
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // A WebSocket client of the inspector protocol (libwebsockets), for the `keyscope` CLI's client commands.
         .target(
             name: "KeyscopeClient",
@@ -120,6 +146,8 @@ let package = Package(
                 "KeyscopeServer",
                 "KeyscopeClient",
                 "KeyscopeTunables",
+                "KeyscopePreferences",
+                "KeyscopeSecrets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -171,6 +199,21 @@ let package = Package(
             name: "KeyscopeTunablesTests",
             dependencies: [
                 "KeyscopeTunables", "KeyscopeInspector", "KeyscopeCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeSecretsTests",
+            dependencies: ["KeyscopeSecrets"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopePreferencesTests",
+            dependencies: [
+                "KeyscopePreferences", "KeyscopeSecrets", "KeyscopeInspector", "KeyscopeCore", "KeyscopeTestChild",
+                openCombine,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],

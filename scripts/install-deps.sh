@@ -11,8 +11,10 @@ set -euo pipefail
 # Debian packages the project needs, space-separated. libwebsockets and jansson are the C libraries behind the
 # inspector's server; pkg-config is how SwiftPM finds them; python3 with venv and pip runs the end-to-end tests
 # (their Python packages come from PyPI into .venv-e2e, see scripts/e2e-venv.sh); chromium and chromium-driver
-# run the dashboard's browser tests and benchmarks headless (Tests/e2e/browser, Benchmarks/browser).
-DEBIAN_PACKAGES="libwebsockets-dev libjansson-dev pkg-config python3 python3-venv python3-pip chromium chromium-driver nodejs"
+# run the dashboard's browser tests and benchmarks headless (Tests/e2e/browser, Benchmarks/browser); libsecret is
+# the Secret Service client behind the secrets backend, tested against a real gnome-keyring-daemon started inside
+# dbus-run-session (dbus-daemon).
+DEBIAN_PACKAGES="libwebsockets-dev libjansson-dev libsecret-1-dev gnome-keyring dbus-daemon pkg-config python3 python3-venv python3-pip chromium chromium-driver nodejs"
 
 say() { printf 'install-deps: %s\n' "$*"; }
 fail() { printf 'install-deps: %s\n' "$*" >&2; exit 1; }

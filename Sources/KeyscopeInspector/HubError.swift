@@ -38,6 +38,10 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let noTunables = Code(rawValue: "no_tunables")
         /// A body or message over the server's size limit (HTTP 413).
         public static let tooLarge = Code(rawValue: "too_large")
+        /// No preference scanning is attached to this inspector (HTTP 404).
+        public static let noPreferences = Code(rawValue: "no_preferences")
+        /// No watched statuses or watch rules are attached to this inspector (HTTP 404).
+        public static let noWatches = Code(rawValue: "no_watches")
 
     }
 
@@ -65,6 +69,7 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
         case .outOfRange: code = .outOfRange
         case .conflict: code = .conflict
         case .storeRemoved: code = .unknownStore
+        case .readOnly: code = .readOnly
         default: code = .badRequest
         }
         self.init(code: code, message: context + error.description)

@@ -58,6 +58,14 @@ public final class InspectorHub: Sendable {
     /// The tunables clients may read and write (see ``tunables``); never held while calling out.
     let tunablesSlot: Mutex<(any TunablesEndpoint)?>
 
+    /// The feature endpoints attached after the hub was made (see ``preferences`` and ``watches``).
+    struct Endpoints {
+        var preferences: (any PreferencesEndpoint)?
+        var watches: (any WatchesEndpoint)?
+    }
+    /// Never held while calling out.
+    let endpoints = Mutex(Endpoints())
+
     /// A hub on `registry`; `tunables` are the tunable constants that `/tune` and the `tune` request serve (they
     /// can also be attached later through ``tunables``).
     public init(

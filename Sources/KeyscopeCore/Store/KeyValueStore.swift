@@ -30,14 +30,28 @@ public final class KeyValueStore: Store {
     let persistence: PersistenceWriter?
     /// Top-level keys the storage keeps for itself (empty for most storages).
     let reservedRootKeys: Set<String>
+    /// Accepts or refuses each change before it is committed (see ``StoreCommitGate``).
+    let gate: (any StoreCommitGate)?
 
     /// A store with `root` as its state (an object) at `version`.
     public convenience init(id: StoreID, version: SemanticVersion = .initial, root: [String: StoreValue] = [:]) {
         self.init(id: id, version: version, root: .object(root), persistence: nil)
     }
 
-    init(id: StoreID, version: SemanticVersion, root: StoreValue, persistence: (any PersistenceDriver)?) {
+    /// A store with `root` as its state whose every change `gate` accepts (or refuses) before it is committed.
+    public convenience init(
+        id: StoreID, version: SemanticVersion = .initial, root: [String: StoreValue] = [:],
+        gate: any StoreCommitGate
+    ) {
+        self.init(id: id, version: version, root: .object(root), persistence: nil, gate: gate)
+    }
+
+    init(
+        id: StoreID, version: SemanticVersion, root: StoreValue, persistence: (any PersistenceDriver)?,
+        gate: (any StoreCommitGate)? = nil
+    ) {
         self.id = id
+        self.gate = gate
         self.state = Mutex(State(root: root, version: version))
         self.versionBox = Mutex(version)
         self.persistence = persistence.map { PersistenceWriter(storeID: id, driver: $0) }
@@ -147,9 +161,19 @@ public final class KeyValueStore: Store {
             guard !state.removed else {
                 throw StoreError(code: .storeRemoved, message: "store \(id) was removed; ask the factory again")
             }
+            // Only gated stores pay for keeping the state before (a reference, not a copy).
+            let before: StoreValue? = gate == nil ? nil : state.root
             let patches = try body(&state)
             guard !patches.isEmpty else { return nil }
             let change = StoreChange(storeID: id, patches: patches, transactionID: transactionID)
+            if let gate, let before {
+                do throws(StoreError) {
+                    try gate.willCommit(change, before: before, after: state.root)
+                } catch {
+                    state.root = before
+                    throw error
+                }
+            }
             deliveriesQueue.enqueue(state.subscriptions.changedValues(for: patches, in: state.root))
             state.registry?.emit(.changed(change))
             return change

@@ -28,6 +28,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let storeRemoved = Code(rawValue: "store_removed")
         /// Reading or writing persisted data failed.
         public static let persistence = Code(rawValue: "persistence")
+        /// The store's gate does not allow writes now (a preference mirror with editing turned off).
+        public static let readOnly = Code(rawValue: "read_only")
     }
 
     /// The kind of error.
