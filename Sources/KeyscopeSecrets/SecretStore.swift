@@ -18,8 +18,10 @@ public struct SecretItem: Sendable, Hashable {
 /// A place where an app keeps its secrets (the keychain's role), addressed by service and account.
 ///
 /// Backends: ``FileSecretStore`` (headless servers: one 0600 file, atomic writes), `SecretServiceStore` (the
-/// Linux desktop keychain through libsecret), and the Keychain on Apple platforms. Every backend only sees the
-/// items of its own app (`appID`), so scanning never lists another program's secrets.
+/// Linux desktop keychain through libsecret), `KeychainSecretStore` (Apple platforms), and ``MemorySecretStore``
+/// (tests). ``SecretStores/default(appID:directory:)`` picks the one that fits the machine. Every backend only sees
+/// the items of its own app (`appID`), so scanning never lists another program's secrets. Service and account names
+/// must be non-empty and free of control characters in every backend (`badName` otherwise).
 ///
 /// ```swift
 /// let secrets: any SecretStore = try FileSecretStore(directory: dataDirectory, appID: "com.shop")
