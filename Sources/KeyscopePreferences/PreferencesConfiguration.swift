@@ -7,7 +7,8 @@
 /// configuration.editingEnabled = false          // the dashboard shows preferences read-only
 /// ```
 /// Lists hold names or patterns where `*` matches any run of characters (`com.shop.*`). An empty include list
-/// includes everything; the exclude list wins over the include list.
+/// includes everything; the exclude list wins over the include list. A ``PreferencesRepository`` applies it on every
+/// path: its own methods, the inspector's `preference` requests and generic writes to the mirror stores.
 public struct PreferencesConfiguration: Sendable, Hashable {
     /// Finds UserDefaults suites by scanning where Foundation keeps them; off shows only ``includeSuites``' plain
     /// names (no patterns).

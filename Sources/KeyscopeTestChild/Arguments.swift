@@ -17,6 +17,13 @@ struct Arguments {
         case removePrefs = "remove-prefs"
         case readPrefs = "read-prefs"
         case loopFile = "loop-file"
+        case defaultsSet = "defaults-set"
+        case defaultsRemove = "defaults-remove"
+        case defaultsGet = "defaults-get"
+        case defaultsDump = "defaults-dump"
+
+        /// Whether the command reads or writes raw UserDefaults keys (DefaultsCommand.swift) rather than a store.
+        var isRawDefaults: Bool { rawValue.hasPrefix("defaults-") }
 
         /// The positional arguments the command takes, in order.
         var positionals: [String] {
@@ -27,6 +34,9 @@ struct Arguments {
             case .writePrefs: ["SUITE", "KEY", "JSON"]
             case .removePrefs: ["SUITE", "KEY"]
             case .readPrefs: ["SUITE"]
+            case .defaultsSet: ["SUITE", "KEY", "PLIST-JSON"]
+            case .defaultsRemove, .defaultsGet: ["SUITE", "KEY"]
+            case .defaultsDump: ["SUITE"]
             }
         }
 
@@ -45,6 +55,8 @@ struct Arguments {
         commands:
         \(Command.allCases.map { "  " + $0.usage }.joined(separator: "\n"))
         SUITE "-" is the default suite; JSON is one StoreValue in JSON text; KEY is a key path (cart.items[0]).
+        defaults-*: KEY is a plain UserDefaults key; PLIST-JSON is JSON where {"$$date": ISO 8601} is a date and
+        {"$$data": base64} is data (see DefaultsCommand.swift).
         """
 
     /// Parses `arguments` (without the program name).

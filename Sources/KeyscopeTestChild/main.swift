@@ -6,6 +6,8 @@
 //   read-file PATH               prints the same two lines without writing anything
 //   write-prefs / remove-prefs / read-prefs SUITE …   the same for a UserDefaults suite ("-": the default one)
 //   loop-file PATH [--no-flush]  counts up forever from the file's `counter` (see LoopCommand.swift)
+//   defaults-set SUITE KEY PLIST-JSON / defaults-remove SUITE KEY / defaults-get SUITE KEY / defaults-dump SUITE
+//                                raw UserDefaults keys, as an app writes them (see DefaultsCommand.swift)
 //
 // Options: --version X.Y.Z (the factory's data version, default 1.0.0), --scenario ID (the store's scope).
 // Exit codes: 0 done, 64 bad command line, 65 bad KEY or JSON, 70 the store refused the write.
@@ -21,6 +23,8 @@ do {
     exit(ExitCode.usage)
 }
 
+if arguments.command.isRawDefaults { DefaultsCommand(arguments: arguments).run() }
+
 let factory = DefaultStoreFactory(version: arguments.version, registry: StoreRegistry())
 
 /// The storage named by the first positional argument.
@@ -31,6 +35,8 @@ func storage(_ arguments: Arguments) -> Storage {
         return .file(url: URL(fileURLWithPath: location))
     case .writePrefs, .removePrefs, .readPrefs:
         return .userPrefs(suite: location == "-" ? nil : location)
+    case .defaultsSet, .defaultsRemove, .defaultsGet, .defaultsDump:
+        Output.fail("\(arguments.command.rawValue) opens no store", code: ExitCode.usage)
     }
 }
 
@@ -78,5 +84,7 @@ case .readFile, .readPrefs:
     printState(of: store)
 case .loopFile:
     LoopCommand(store: store, flushEachWrite: arguments.flushEachWrite).run()
+case .defaultsSet, .defaultsRemove, .defaultsGet, .defaultsDump:
+    break  // handled above
 }
 exit(0)
