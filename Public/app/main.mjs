@@ -9,10 +9,12 @@ import { Header } from "./ui/header.mjs";
 import { HistoryPanel } from "./ui/history-panel.mjs";
 import { LogPanel } from "./ui/log-panel.mjs";
 import { Banners, Toasts } from "./ui/notices.mjs";
+import { PreferencesPanel } from "./ui/preferences-panel.mjs";
 import { StoresPanel } from "./ui/stores-panel.mjs";
 import { SubscriptionsPanel } from "./ui/subscriptions-panel.mjs";
 import { Tabs } from "./ui/tabs.mjs";
 import { TunablesPanel } from "./ui/tunables-panel.mjs";
+import { WatchesPanel } from "./ui/watches-panel.mjs";
 import { WritePanel } from "./ui/write-panel.mjs";
 
 /**
@@ -22,7 +24,7 @@ import { WritePanel } from "./ui/write-panel.mjs";
 const counterRefreshMs = 250;
 
 /** The parts of an update that replace what the page holds. */
-const sections = ["now", "stats", "conn", "problems", "stores", "store", "tree", "inspector", "recent", "log", "detail", "history", "subscriptions", "tunables"];
+const sections = ["now", "stats", "conn", "problems", "stores", "store", "tree", "inspector", "recent", "log", "detail", "history", "subscriptions", "tunables", "preferences", "watches"];
 
 const app = {
   state: readViewState(location.search),
@@ -159,6 +161,7 @@ function onKey(event) {
     if (app.state.panel === "log") app.panels.log.focusFilter();
     else if (app.state.panel === "history") app.panels.history.focusPath();
     else if (app.state.panel === "tunables") app.panels.tunables.focusSearch();
+    else if (app.state.panel === "preferences") app.panels.preferences.focusSearch();
     else {
       app.setState({ panel: "stores" });
       app.panels.stores.focusSearch();
@@ -198,6 +201,8 @@ function start() {
     subscriptions: new SubscriptionsPanel(app),
     write: new WritePanel(app),
     tunables: new TunablesPanel(app),
+    preferences: new PreferencesPanel(app),
+    watches: new WatchesPanel(app),
   };
   document.getElementById("panels").append(...Object.values(app.panels).map((panel) => panel.element));
   showPanel();

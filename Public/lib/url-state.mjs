@@ -1,14 +1,20 @@
 // The view in the page's URL, so a reload or a shared link lands in the same place: the panel, the selected store
-// and path, the tree search, the log's filters, order, size limit and selected entry. The token stays in the URL.
+// and path, the tree search, the log's filters, order, size limit and selected entry, the Preferences panel's
+// segment and search. The token stays in the URL.
 
-export const panels = ["stores", "log", "history", "subscriptions", "write", "tunables"];
+export const panels = ["stores", "log", "history", "subscriptions", "write", "tunables", "preferences", "watches"];
+
+/** The Preferences panel's segments (as in preferences.mjs). */
+const preferenceSegments = ["all", "userDefaults", "secrets"];
 
 /** The log's default size limit (entries kept). */
 export const defaultLogLimit = 100_000;
 
 /**
  * @typedef {{token: string, panel: string, store: string, path: string, search: string,
- *   filter: import("./log-filter.mjs").LogFilter, order: "newest"|"oldest", limit: number, entry: number|null}} ViewState
+ *   filter: import("./log-filter.mjs").LogFilter, order: "newest"|"oldest", limit: number, entry: number|null,
+ *   prefSegment?: string, prefSearch?: string}} ViewState   the Preferences panel's segment and search are absent
+ *   while at their defaults ("all", "")
  */
 
 /**
@@ -21,7 +27,7 @@ export function readViewState(search) {
   const text = (key) => query.get(key) ?? "";
   const limit = Number(query.get("limit"));
   const entry = Number(query.get("entry"));
-  return {
+  const state = {
     token: text("token"),
     panel: panels.includes(text("panel")) ? text("panel") : "stores",
     store: text("store"),
@@ -32,6 +38,9 @@ export function readViewState(search) {
     limit: Number.isInteger(limit) && limit >= 1000 && limit <= 5_000_000 ? limit : defaultLogLimit,
     entry: query.has("entry") && Number.isInteger(entry) && entry > 0 ? entry : null,
   };
+  if (preferenceSegments.includes(text("pseg")) && text("pseg") !== "all") state.prefSegment = text("pseg");
+  if (text("pq")) state.prefSearch = text("pq");
+  return state;
 }
 
 /**
@@ -56,5 +65,7 @@ export function writeViewState(state) {
   put("order", state.order, "newest");
   put("limit", state.limit, defaultLogLimit);
   put("entry", state.entry, null);
+  put("pseg", state.prefSegment, "all");
+  put("pq", state.prefSearch);
   return `?${query}`;
 }

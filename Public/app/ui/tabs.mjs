@@ -1,9 +1,10 @@
-// The panel tabs. Each is a button with a stable test id (tab-stores, tab-log, …) and a key (1…6).
+// The panel tabs. Each is a button with a stable test id (tab-stores, tab-log, …) and a key (1…8).
 
 import { formatCount } from "../../lib/format.mjs";
 import { h, setAttr, setText } from "./dom.mjs";
 
-const labels = { stores: "Stores", log: "Log", history: "History", subscriptions: "Subscriptions", write: "Write", tunables: "Tunables" };
+const labels = { stores: "Stores", log: "Log", history: "History", subscriptions: "Subscriptions", write: "Write", tunables: "Tunables",
+  preferences: "Preferences", watches: "Watches" };
 
 export class Tabs {
   /**

@@ -44,6 +44,12 @@ export class Session {
     this.pending = new Map();
     /** @type {Array<{key: string, message: string, count: number, level: "error"|"notice", time: number}>} */
     this.problems = [];
+    /**
+     * Called with each batch of change entries once they are applied (the Preferences and Watches panels fetch
+     * again when their stores change).
+     * @type {((entries: import("../../lib/protocol.mjs").Entry[]) => void)|null}
+     */
+    this.onEntries = null;
     // Version counters: a view model is rebuilt only when what it shows has changed.
     this.versions = { stores: 0, data: 0, log: 0, subscriptions: 0, problems: 0, server: 0 };
   }
@@ -133,6 +139,7 @@ export class Session {
     if (storesChanged) this.versions.stores++;
     this.versions.data++;
     this.versions.log++;
+    this.onEntries?.(entries);
   }
 
   /** Adds an entry to the log ring and to the filtered view. */

@@ -9,10 +9,12 @@ import { editorFor } from "../../lib/value-input.mjs";
 import { Connection } from "./connection.mjs";
 import { HistoryModel } from "./history-model.mjs";
 import { LogModel } from "./log-model.mjs";
+import { PreferencesModel } from "./preferences-model.mjs";
 import { Session } from "./session.mjs";
 import { TreeModel } from "./tree-model.mjs";
 import { TunablesModel } from "./tunables-model.mjs";
 import { UpdateBuilder } from "./update-builder.mjs";
+import { WatchesModel } from "./watches-model.mjs";
 
 let session;
 let connection;
@@ -20,6 +22,8 @@ let tree;
 let log;
 let history;
 let tunables;
+let preferences;
+let watches;
 let updates;
 /** @type {{store: string, path: string}|null} */
 let pendingReveal = null;
@@ -60,6 +64,8 @@ function handle(message) {
       session.send(resyncRequest(session.nextRequestId++));
       return;
     case "tunables": return tunablesAction(message);
+    case "preferences": return preferencesAction(message);
+    case "watches": return watchesAction(message);
     case "dismiss":
       session.dismiss(message.key);
       return markDirty();
@@ -74,6 +80,12 @@ function start({ url, token, state }) {
   // The HTTP endpoints are on the WebSocket's host and port.
   const origin = url.replace(/^ws/, "http").replace(/\/ws$/, "");
   tunables = new TunablesModel(session, { origin, token, onChange: markDirty });
+  preferences = new PreferencesModel(session, { origin, token, onChange: markDirty });
+  watches = new WatchesModel(session, { origin, token, onChange: markDirty });
+  session.onEntries = (entries) => {
+    preferences.noteChanges(entries);
+    watches.noteChanges(entries);
+  };
   updates = new UpdateBuilder({ session, tree, log, history, tunables, view, phase });
   Object.assign(view, { panel: state.panel, store: state.store, path: state.path, search: state.search, entry: state.entry });
   if (state.path) pendingReveal = { store: state.store, path: state.path };
@@ -83,6 +95,7 @@ function start({ url, token, state }) {
     Object.assign(phase, { phase: "stopped", reason: "This page needs the token: open the URL the server printed (…/?token=…)." });
     return markDirty();
   }
+  showPanels();
   connection = new Connection({
     url,
     token,
@@ -129,6 +142,7 @@ function changeView(patch) {
     session.logView.anchor = { pinned: true };
   }
   if (limit) session.setLimit(limit);
+  if ("panel" in rest) showPanels();
   if (patch.log && "row" in patch.log) session.logView.scrollTo(patch.log.row, view.log.visible);
   updates.logViewChanged();
   markDirty();
@@ -197,6 +211,31 @@ function tunablesAction({ tag, action, source, text }) {
   }
 }
 
+/** The panels that fetch their data over HTTP while they are shown. */
+function showPanels() {
+  preferences.setShown(view.panel === "preferences");
+  watches.setShown(view.panel === "watches");
+}
+
+/** The Preferences panel's requests: set, delete and refresh (WebSocket `preference` requests), fetch again. */
+function preferencesAction({ tag, action, source, container, key, json }) {
+  if (action === "reload") {
+    preferences.load();
+    return markDirty();
+  }
+  preferences.write({ op: action, source, container, key, json })
+    .then((reply) => postMessage({ type: "preferences-answer", tag, ...reply }));
+}
+
+/** The Watches panel's requests: re-read the statuses on the server (Refresh), fetch again. */
+function watchesAction({ tag, action }) {
+  if (action === "reload") {
+    watches.load();
+    return markDirty();
+  }
+  if (action === "refresh") watches.refresh().then((answer) => postMessage({ type: "watches-answer", tag, ...answer }));
+}
+
 function valueEditor(storeId, path) {
   const root = session.mirror.stores.get(storeId)?.root;
   const value = root ? valueAtPath(root, path) : undefined;
@@ -217,5 +256,9 @@ function flush() {
   if (!credit || !dirty || !session) return;
   dirty = false;
   credit = false;
-  postMessage(updates.build());
+  const update = updates.build();
+  // The HTTP-fed panels' sections, for the visible one only (as the update builder does for the others).
+  const section = view.panel === "preferences" ? preferences.build() : view.panel === "watches" ? watches.build() : undefined;
+  if (section) update[view.panel] = section;
+  postMessage(update);
 }
