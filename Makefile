@@ -35,16 +35,18 @@ build: deps ## Build the package (debug) with `swift build`
 run: deps build ## Build and start the demo service with the inspector; prints the dashboard URL (ARGS passed on)
 	$(SWIFT) run keyscope serve --demo $(ARGS)
 
+# Swift tests get a UserDefaults home of their own: corelibs Foundation reads XDG_CONFIG_HOME once at start, so the
+# preference tests' suites never land in ~/.config.
 test: deps ## Build everything, then run every test once: Swift, dashboard JS (Node), end-to-end and browser tests
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	XDG_CONFIG_HOME="$$(mktemp -d)" $(SWIFT) test --skip-build
 	node --test Tests/js/
 	bash scripts/e2e-venv.sh
 	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" .venv-e2e/bin/python -m pytest Tests/e2e -q
 
 test-swift: deps ## Only the Swift tests
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	XDG_CONFIG_HOME="$$(mktemp -d)" $(SWIFT) test --skip-build
 
 test-e2e: deps ## Only the end-to-end tests (Tests/e2e: Python clients and headless Chromium against the server)
 	$(SWIFT) build --product keyscope

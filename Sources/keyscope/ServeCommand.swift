@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopePreferences
 import KeyscopeServer
 import KeyscopeTunables
 import Logging
@@ -31,6 +32,12 @@ struct ServeCommand: AsyncParsableCommand {
               Keyscope dashboard: http://127.0.0.1:PORT/?token=TOKEN
             and writes the address and token to a file only you can read, where `keyscope snapshot`, `tail` and \
             `write` find them. Ctrl-C (or SIGTERM) closes every client with 1001 and exits.
+
+            The demo keeps settings in a UserDefaults suite (com.keyscope.demo, under $XDG_CONFIG_HOME or \
+            ~/.config), tokens in a secret store (--secrets) and three statuses in com.keyscope.demo.status; the \
+            inspector scans every suite and secret service it finds (Preferences tab, /api/preferences) and serves \
+            the statuses and watch rules (Watches tab, /api/watches). Secrets are redacted unless --reveal-secrets; \
+            see docs/preferences.md.
 
             Security: the server listens on loopback unless --host says otherwise, accepts only Host headers \
             naming localhost, 127.0.0.1 or [::1] (plus --allow-host names) with its own port, checks Origin on \
@@ -122,6 +129,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Serve no tunables at all (/tune and the tune request then answer no_tunables).")
     var noTunables = false
 
+    @OptionGroup(title: "Preferences, secrets and watches")
+    var preferences: PreferencesOptions
+
     @Option(name: .long, help: "Level of log messages on stderr.")
     var logLevel: LogLevelOption = .warning
 
@@ -180,12 +190,22 @@ struct ServeCommand: AsyncParsableCommand {
             registry: .shared,
             options: HubOptions(maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: readOnly),
             tunables: constants)
+        let scanned: DemoPreferences?
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            scanned =
+                preferences.noPreferences
+                ? nil : try DemoPreferences.open(options: preferences, hub: hub, stateDirectory: directory)
+        } catch {
+            throw ValidationError("preferences: \(error)")
+        }
         let server = InspectorServer(hub: hub, options: options)
         do {
             try server.start()
         } catch {
             throw ValidationError("\(error)")
         }
+        scanned?.start()
         Console.line("Keyscope dashboard: \(server.dashboardURL ?? "")")
 
         let demo = DemoService(
@@ -213,6 +233,7 @@ struct ServeCommand: AsyncParsableCommand {
             "demo made \(made) changes in \(String(format: "%.2f", seconds)) s: \(perSecond) per second (--rate \(rate))"
         )
         constants?.stop()
+        scanned?.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 }

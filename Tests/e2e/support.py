@@ -55,7 +55,8 @@ class ServerStartError(AssertionError):
 
 
 class KeyscopeServer:
-    """A running `keyscope serve --demo --port 0 …` with its own `KEYSCOPE_HOME` (and `TMPDIR`) in a temp dir.
+    """A running `keyscope serve --demo --port 0 …` with its own `KEYSCOPE_HOME`, `TMPDIR` and `XDG_CONFIG_HOME`
+    (where Foundation keeps UserDefaults suites, which the demo's preference scanning reads) in a temp dir.
 
     Its stdout and stderr are drained by threads for its whole life (a full pipe would block it); the last lines of
     each are kept for failure messages. The constructor returns once the demo has registered `app/memory`.
@@ -81,7 +82,11 @@ class KeyscopeServer:
         self._threads: list[threading.Thread] = []
         full_env = dict(os.environ)
         full_env.pop("KEYSCOPE_TOKEN", None)
-        full_env.update({"KEYSCOPE_HOME": str(self.home), "TMPDIR": str(self.home)})
+        self.config_home = self.home / "config"
+        self.config_home.mkdir()
+        full_env.update(
+            {"KEYSCOPE_HOME": str(self.home), "TMPDIR": str(self.home), "XDG_CONFIG_HOME": str(self.config_home)}
+        )
         full_env.update(env or {})
         self.args = [str(self.binary), "serve", "--demo", "--port", "0", *self.extra_args]
         self.process = subprocess.Popen(
