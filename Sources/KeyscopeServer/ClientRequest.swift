@@ -10,6 +10,17 @@ enum ClientRequest: Sendable, Hashable {
     case revert(seq: Int)
     case resync
     case tune(key: String, value: StoreValue)
+    case preference(PreferenceRequest)
+
+    /// A `preference` request's op (docs/preferences.md, "Edits and deletes").
+    enum PreferenceRequest: Sendable, Hashable {
+        /// Sets (or creates) one preference.
+        case set(PreferenceRef, StoreValue)
+        /// Deletes one preference.
+        case delete(PreferenceRef)
+        /// Rescans every source (allowed on a read-only server: it only reads).
+        case refresh
+    }
 
     /// Why a message is not a request, with the `id` to echo when one could be read.
     struct Refusal: Error, Sendable, Hashable {
@@ -17,11 +28,13 @@ enum ClientRequest: Sendable, Hashable {
         var error: HubError
     }
 
-    /// The request types that change state (refused by a read-only server before anything else is checked).
-    static let writeTypes: Set<String> = ["write", "transaction", "revert", "tune"]
+    /// The request types that change state (refused by a read-only server before anything else is checked);
+    /// `preference` too, unless its `op` is `refresh`.
+    static let writeTypes: Set<String> = ["write", "transaction", "revert", "tune", "preference"]
 
     /// Reads a message: its `id` (a string or number; `null` when missing) and its request. With `refusingWrites`,
-    /// a request of a ``writeTypes`` type fails with that error before its other members are looked at.
+    /// a request of a ``writeTypes`` type (but a `preference` refresh) fails with that error before its other
+    /// members are looked at.
     static func parse(_ bytes: [UInt8], maxDepth: Int, refusingWrites: HubError? = nil)
         -> (id: StoreValue, request: Result<ClientRequest, HubError>)
     {
@@ -42,7 +55,7 @@ enum ClientRequest: Sendable, Hashable {
             return (.null, .failure(.badRequest("\"id\" must be a string or a number")))
         }
         if let refusal = refusingWrites, case .success(.string(let type))? = members["type"],
-            writeTypes.contains(type)
+            writeTypes.contains(type), !isPreferenceRefresh(type: type, members)
         {
             return (id, .failure(refusal))
         }
@@ -82,11 +95,60 @@ enum ClientRequest: Sendable, Hashable {
             let key = try reader.string("key")
             guard let value = try reader.value() else { throw .badRequest("tune needs a \"value\"") }
             return .tune(key: key, value: value)
+        case "preference":
+            return .preference(try preference(reader))
         default:
             throw HubError(
                 code: .unknownType,
-                message: "unknown request type \"\(type)\"; use write, transaction, revert, resync or tune")
+                message: "unknown request type \"\(type)\"; use write, transaction, revert, resync, tune or preference")
         }
+    }
+
+    /// Whether a message is a `preference` request whose `op` is `refresh` (a read, allowed on read-only servers).
+    private static func isPreferenceRefresh(
+        type: String, _ members: [String: Result<StoreValue, JanssonCodecError>]
+    ) -> Bool {
+        guard type == "preference", case .success(.string("refresh"))? = members["op"] else { return false }
+        return true
+    }
+
+    /// `{"type": "preference", "op": "set" | "delete" | "refresh", "source", "container", "key", "value"}`.
+    private static func preference(_ reader: MemberReader) throws(HubError) -> PreferenceRequest {
+        let ops = "set, delete or refresh"
+        let op = try reader.string("op", hint: ops)
+        switch op {
+        case "set":
+            let ref = try preferenceRef(reader)
+            guard let value = try reader.value() else {
+                throw .badRequest("a preference set needs \"value\": the preference's new value")
+            }
+            return .set(ref, value)
+        case "delete":
+            let ref = try preferenceRef(reader)
+            guard reader.members["value"] == nil else {
+                throw .badRequest("a preference delete takes no \"value\"; remove it, or use op set")
+            }
+            return .delete(ref)
+        case "refresh":
+            let extra = ["source", "container", "key", "value"].filter { reader.members[$0] != nil }
+            guard extra.isEmpty else {
+                throw .badRequest(
+                    "a preference refresh rescans every source and takes no "
+                        + extra.map { "\"\($0)\"" }.joined(separator: ", ") + "; remove it")
+            }
+            return .refresh
+        default:
+            throw .badRequest("unknown preference op \"\(op)\"; use \(ops)")
+        }
+    }
+
+    /// The `source`, `container` and `key` of a preference set or delete.
+    private static func preferenceRef(_ reader: MemberReader) throws(HubError) -> PreferenceRef {
+        let sources = PreferenceSource.allCases.map(\.rawValue).joined(separator: " or ")
+        let source = try PreferencePath.source(named: try reader.string("source", hint: sources))
+        let container = try reader.string("container", hint: "the UserDefaults suite or the secret service")
+        let key = try reader.string("key", hint: "the preference's key, or the secret's account")
+        return try PreferencePath.ref(source: source, container: container, key: key)
     }
 }
 
@@ -105,6 +167,15 @@ private struct MemberReader {
     func string(_ key: String) throws(HubError) -> String {
         guard case .string(let text) = try required(key) else { throw .badRequest("\"\(key)\" must be a string") }
         return text
+    }
+
+    /// A string member, with a `hint` of what it holds in the errors (`"op" must be a string: set, delete or …`).
+    func string(_ key: String, hint: String) throws(HubError) -> String {
+        switch members[key] {
+        case .success(.string(let text))?: return text
+        case nil: throw .badRequest("the request needs \"\(key)\": \(hint)")
+        default: throw .badRequest("\"\(key)\" must be a string: \(hint)")
+        }
     }
 
     /// The `value` member: `nil` when absent; a value that is not a valid StoreValue is `type_mismatch`.

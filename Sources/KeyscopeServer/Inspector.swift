@@ -31,17 +31,26 @@ public enum Inspector {
     /// `tunables` (whose store must be registered in `registry`) are served by `GET /tune`, `PUT /tune/:key/:value`,
     /// `POST /tune`, `GET /api/tunables` and the WebSocket `tune` request; without them those answer `no_tunables`.
     /// They can also be attached later: `handle.server.hub.tunables = …`.
+    ///
+    /// `preferences` (whose mirror stores are registered in `registry`) are served by `GET /api/preferences`,
+    /// `PUT` and `DELETE /api/preferences/:source/:container/:key`, `POST /api/preferences/refresh` and the
+    /// WebSocket `preference` request; `watches` by `GET /api/watches` and `POST /api/watches/refresh`. Without them
+    /// those answer `no_preferences` and `no_watches`; they too can be attached later (`hub.preferences = …`,
+    /// `hub.watches = …`).
     /// - Throws: ``ServerError`` when the server cannot listen or an option is invalid.
     @discardableResult
     public static func start(
         registry: StoreRegistry = .shared, options: ServerOptions = ServerOptions(),
-        hubOptions: HubOptions? = nil, tunables: (any TunablesEndpoint)? = nil, force: Bool = false,
+        hubOptions: HubOptions? = nil, tunables: (any TunablesEndpoint)? = nil,
+        preferences: (any PreferencesEndpoint)? = nil, watches: (any WatchesEndpoint)? = nil, force: Bool = false,
         logger: Logger = Logger(label: "keyscope.inspector")
     ) throws(ServerError) -> InspectorHandle? {
         guard isEnabledByDefault || force else { return nil }
         var hubSettings = hubOptions ?? HubOptions()
         hubSettings.readOnly = hubSettings.readOnly || options.readOnly
         let hub = InspectorHub(registry: registry, options: hubSettings, tunables: tunables)
+        hub.preferences = preferences
+        hub.watches = watches
         let server = InspectorServer(hub: hub, options: options, logger: logger)
         try server.start()
         let handle = InspectorHandle(server: server)
@@ -50,8 +59,8 @@ public enum Inspector {
         return handle
     }
 
-    /// Inspectors started by ``start(registry:options:hubOptions:tunables:force:logger:)`` and not yet stopped: they live
-    /// here so that a dropped handle does not end them.
+    /// Inspectors started by ``start(registry:options:hubOptions:tunables:preferences:watches:force:logger:)`` and
+    /// not yet stopped: they live here so that a dropped handle does not end them.
     static let running = Mutex<[InspectorHandle]>([])
 }
 

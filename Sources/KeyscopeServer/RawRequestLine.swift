@@ -24,26 +24,38 @@ struct RawRequestLine: Sendable, Hashable {
     }
 
     /// Whether the path is `/tune` or under it (the routes that read the raw path).
-    var isTune: Bool { path == TunePath.root || path.hasPrefix(TunePath.root + "/") }
+    var isTune: Bool { isAt(TunePath.root) }
 
     /// The still-encoded segments after `/tune/` (`/tune/k/v` → `["k", "v"]`, `/tune/` → `[""]`); `nil` for `/tune`
     /// itself and for paths not under it.
-    var tuneSegments: [Substring]? {
-        guard path.hasPrefix(TunePath.root + "/") else { return nil }
-        return path.dropFirst(TunePath.root.count + 1).split(separator: "/", omittingEmptySubsequences: false)
-    }
+    var tuneSegments: [Substring]? { segments(under: TunePath.root) }
 
-    /// Why a `/tune/…` path cannot be decoded (a bad escape, a control character, not UTF-8): lws could not pass
-    /// such a request on intact, so the server refuses it as soon as it sees the line. `nil` when the path is fine
-    /// or not under `/tune/`.
-    var undecodableTuneSegment: HubError? {
-        for segment in tuneSegments ?? [] {
-            do {
-                _ = try TunePath.decode(segment: segment)
-            } catch {
-                return error
-            }
+    /// Whether the path is `/api/preferences` or under it (the preference routes also read the raw path).
+    var isPreferences: Bool { isAt(PreferencePath.root) }
+
+    /// The still-encoded segments after `/api/preferences/` (`…/userDefaults/com.shop/a%2Fb` →
+    /// `["userDefaults", "com.shop", "a%2Fb"]`); `nil` for `/api/preferences` itself and for paths not under it.
+    var preferenceSegments: [Substring]? { segments(under: PreferencePath.root) }
+
+    /// Why a `/tune/…` or `/api/preferences/…` path cannot be decoded (a bad escape, a control character, not
+    /// UTF-8): lws could not pass such a request on intact, so the server refuses it as soon as it sees the line.
+    /// `nil` when the path is fine or under neither.
+    var undecodableSegment: HubError? {
+        do throws(HubError) {
+            for segment in tuneSegments ?? [] { _ = try TunePath.decode(segment: segment) }
+            for segment in preferenceSegments ?? [] { _ = try PreferencePath.decode(segment: segment) }
+        } catch {
+            return error
         }
         return nil
+    }
+
+    /// Whether the path is `root` or under it.
+    private func isAt(_ root: String) -> Bool { path == root || path.hasPrefix(root + "/") }
+
+    /// The still-encoded segments after `root/`; `nil` for `root` itself and for paths not under it.
+    private func segments(under root: String) -> [Substring]? {
+        guard path.hasPrefix(root + "/") else { return nil }
+        return path.dropFirst(root.count + 1).split(separator: "/", omittingEmptySubsequences: false)
     }
 }

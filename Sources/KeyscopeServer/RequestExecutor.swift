@@ -46,6 +46,15 @@ struct RequestExecutor: Sendable {
             case .tune(let key, let value):
                 try refuseIfReadOnly()
                 return success(id, ServerMessages.seqResult(try hub.tune(key: key, value: value)))
+            case .preference(.set(let ref, let value)):
+                try refuseIfReadOnly()
+                return success(id, ServerMessages.seqResult(try hub.updatePreference(ref, value: value)))
+            case .preference(.delete(let ref)):
+                try refuseIfReadOnly()
+                return success(id, ServerMessages.seqResult(try hub.deletePreference(ref)))
+            case .preference(.refresh):
+                try hub.refreshPreferences()
+                return success(id, ServerMessages.seqResult(nil))
             }
         } catch {
             return failure(id, error)

@@ -11,10 +11,11 @@ import Darwin
 /// lws decodes the request target while it parses it and keeps only the result: `%2F` becomes a `/` that is
 /// indistinguishable from a segment separator, `//` collapses, `/./` and `/../` are resolved (encoded dots too),
 /// a raw `;` or `&` cuts the path, and a bad escape such as `%zz` gets lws's own HTML 403. `PUT /tune/:key/:value`
-/// needs the segments as sent, so the server reads the request line itself, without consuming it: when lws accepts a
-/// connection, its socket is peeked (`MSG_PEEK`); when the line is not all there yet, lws is told not to read the
-/// socket (`lws_rx_flow_control`) and the peek is repeated on a per-connection lws timer until the line is complete
-/// (or the client closes, or the line is over the header limit, or the header timeout passes), then reading resumes.
+/// and `/api/preferences/:source/:container/:key` need the segments as sent, so the server reads the request line
+/// itself, without consuming it: when lws accepts a connection, its socket is peeked (`MSG_PEEK`); when the line is
+/// not all there yet, lws is told not to read the socket (`lws_rx_flow_control`) and the peek is repeated on a
+/// per-connection lws timer until the line is complete (or the client closes, or the line is over the header limit,
+/// or the header timeout passes), then reading resumes.
 /// lws then reads and parses the same bytes as usual; only ``ServerCore`` looks at the captured line.
 ///
 /// Service thread only, like every lws call.

@@ -17,9 +17,13 @@ extension ServerCore {
         // PROTOCOL.md: every non-GET request with an Origin is checked (HEAD included).
         if method != "GET", let refused = originRefusal(request) { return LwsResponse.refuse(wsi, refused) }
         let tune = TuneRoute(raw: rawLine, method: method, decodedPath: path)
-        guard tune != nil || Self.isProtected(path) else { return staticFile(wsi, method: method, path: path) }
+        let preference = PreferenceRoute(raw: rawLine, method: method, decodedPath: path)
+        guard tune != nil || preference != nil || Self.isProtected(path) else {
+            return staticFile(wsi, method: method, path: path)
+        }
         guard authorized(request) else { return LwsResponse.refuse(wsi, .unauthorized) }
         if let tune { return serveTune(wsi, request, tune) }
+        if let preference { return servePreferences(wsi, request, preference) }
         switch (method, path) {
         case ("GET", "/api/health"):
             return LwsResponse.json(
@@ -30,14 +34,18 @@ extension ServerCore {
             return tunablesPanel(wsi)
         case ("POST", "/api/request"):
             return beginBody(wsi, request, for: .request)
+        case ("GET", PreferencePath.watches):
+            return watchesPanel(wsi)
+        case ("POST", PreferencePath.watchesRefresh):
+            return beginRefresh(wsi, request, for: .watchesRefresh)
         case (_, InspectorProtocol.webSocketPath):
             return LwsResponse.error(
                 wsi, status: 400, code: "bad_request",
                 message: "\(path) is the WebSocket endpoint: connect with a WebSocket client (subprotocol "
                     + "\(InspectorProtocol.subprotocol))")
-        case (_, "/api/health"), (_, "/api/snapshot"), (_, "/api/tunables"):
+        case (_, "/api/health"), (_, "/api/snapshot"), (_, "/api/tunables"), (_, PreferencePath.watches):
             return methodNotAllowed(wsi, path, allow: "GET")
-        case (_, "/api/request"):
+        case (_, "/api/request"), (_, PreferencePath.watchesRefresh):
             return methodNotAllowed(wsi, path, allow: "POST")
         default:
             return LwsResponse.error(wsi, status: 404, code: "not_found", message: "no endpoint \(method) \(path)")
@@ -57,7 +65,8 @@ extension ServerCore {
         LwsResponse.error(wsi, status: Self.status(for: error.code), code: error.code.rawValue, message: error.message)
     }
 
-    /// Paths that need the token: everything but the dashboard's files.
+    /// Paths that need the token: everything but the dashboard's files (and whatever ``TuneRoute`` or
+    /// ``PreferenceRoute`` reads from the request line as sent).
     static func isProtected(_ path: String) -> Bool {
         path == "/api" || path.hasPrefix("/api/") || path == InspectorProtocol.webSocketPath || path == "/tune"
             || path.hasPrefix("/tune/")
@@ -84,20 +93,30 @@ extension ServerCore {
 
     /// A request body being received, and the endpoint it is for.
     struct PendingBody {
-        enum Purpose {
+        enum Purpose: Hashable {
             /// `POST /api/request`: one protocol request.
             case request
             /// `POST /tune`: the new set of tunables.
             case tunables
+            /// `PUT /api/preferences/:source/:container/:key`: `{"value": …}` for that preference.
+            case preference(PreferenceRef)
+            /// `POST /api/preferences/refresh` with a body (empty or `{}`).
+            case preferencesRefresh
+            /// `POST /api/watches/refresh` with a body (empty or `{}`).
+            case watchesRefresh
         }
 
         let purpose: Purpose
         var bytes: [UInt8] = []
     }
 
-    /// Checks a write's media type and declared length, then waits for its body.
-    func beginBody(_ wsi: OpaquePointer, _ request: LwsRequest, for purpose: PendingBody.Purpose) -> Int32 {
-        if options.readOnly { return hubError(wsi, RequestExecutor.readOnlyError) }
+    /// Checks a write's media type and declared length, then waits for its body. A read-only server refuses the
+    /// request first, unless `refusingReadOnly` is off (the refreshes, which only read). A request that announces no
+    /// body (no `Content-Length`, or 0) is answered at once as one with an empty body: lws would never call back.
+    func beginBody(
+        _ wsi: OpaquePointer, _ request: LwsRequest, for purpose: PendingBody.Purpose, refusingReadOnly: Bool = true
+    ) -> Int32 {
+        if refusingReadOnly, options.readOnly { return hubError(wsi, RequestExecutor.readOnlyError) }
         let type = request.value(WSI_TOKEN_HTTP_CONTENT_TYPE) ?? ""
         let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard mediaType == "application/json" else {
@@ -110,6 +129,7 @@ extension ServerCore {
         {
             return tooLarge(wsi)
         }
+        guard Self.hasBody(request) else { return completed(wsi, PendingBody(purpose: purpose)) }
         bodies[wsi] = PendingBody(purpose: purpose)
         return 0
     }
@@ -128,6 +148,11 @@ extension ServerCore {
 
     func httpBodyCompleted(_ wsi: OpaquePointer) -> Int32 {
         guard let body = bodies.removeValue(forKey: wsi) else { return 0 }
+        return completed(wsi, body)
+    }
+
+    /// A whole body is in: hands it to its endpoint.
+    private func completed(_ wsi: OpaquePointer, _ body: PendingBody) -> Int32 {
         switch body.purpose {
         case .request:
             let outcome = executor.execute(body.bytes)
@@ -135,6 +160,10 @@ extension ServerCore {
             return LwsResponse.json(wsi, outcome.reply, status: status)
         case .tunables:
             return replaceTunables(wsi, body.bytes)
+        case .preference(let ref):
+            return setPreference(wsi, ref, body.bytes)
+        case .preferencesRefresh, .watchesRefresh:
+            return runRefresh(wsi, body.purpose, body.bytes)
         }
     }
 
@@ -145,11 +174,12 @@ extension ServerCore {
             message: "the body is over the server's limit of \(options.maxBodyBytes) bytes")
     }
 
-    /// The HTTP status of an error code, for `POST /api/request` replies and the `/tune` endpoints.
+    /// The HTTP status of an error code, for `POST /api/request` replies and the `/tune`, `/api/preferences` and
+    /// `/api/watches` endpoints.
     static func status(for code: HubError.Code) -> Int {
         switch code {
         case .readOnly: 403
-        case .unknownStore, .unknownKey, .noTunables: 404
+        case .unknownStore, .unknownKey, .noTunables, .noPreferences, .noWatches: 404
         case .conflict: 409
         case .tooLarge: 413
         default: 400

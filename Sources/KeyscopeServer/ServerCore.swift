@@ -32,7 +32,8 @@ final class ServerCore: @unchecked Sendable {
 
     // Service thread only.
     var sessions: [OpaquePointer: WebSocketSession] = [:]
-    /// The bodies of `POST /api/request`s and `POST /tune`s being received, with what each is for.
+    /// The request bodies being received (`POST /api/request`, `POST /tune`, `PUT /api/preferences/…`, the
+    /// refreshes), with what each is for.
     var bodies: [OpaquePointer: PendingBody] = [:]
     /// Each connection's request line as the client sent it (lws hands over only a decoded path).
     var requestLines: RequestLineCapture

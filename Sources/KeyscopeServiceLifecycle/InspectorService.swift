@@ -13,25 +13,28 @@ public import ServiceLifecycle
 /// let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
 /// try await group.run()
 /// ```
-/// Like ``KeyscopeServer/Inspector/start(registry:options:hubOptions:tunables:force:logger:)``, it exists only in debug
-/// builds unless `force` is set. A service runs once: its server cannot be started again after it stopped.
+/// Like ``KeyscopeServer/Inspector/start(registry:options:hubOptions:tunables:preferences:watches:force:logger:)``,
+/// it exists only in debug builds unless `force` is set. A service runs once: its server cannot be started again
+/// after it stopped.
 public struct InspectorService: Service {
     /// The server this service runs (its ``KeyscopeServer/InspectorServer/dashboardURL`` is set while it runs).
     public let server: InspectorServer
     let logger: Logger
 
-    /// `nil` in a release build without `force`. `tunables` are served as by
-    /// ``KeyscopeServer/Inspector/start(registry:options:hubOptions:tunables:force:logger:)``.
+    /// `nil` in a release build without `force`. `tunables`, `preferences` and `watches` are served as by
+    /// ``KeyscopeServer/Inspector/start(registry:options:hubOptions:tunables:preferences:watches:force:logger:)``.
     public init?(
         registry: StoreRegistry = .shared, options: ServerOptions = ServerOptions(), hubOptions: HubOptions? = nil,
-        tunables: (any TunablesEndpoint)? = nil, force: Bool = false,
-        logger: Logger = Logger(label: "keyscope.inspector")
+        tunables: (any TunablesEndpoint)? = nil, preferences: (any PreferencesEndpoint)? = nil,
+        watches: (any WatchesEndpoint)? = nil, force: Bool = false, logger: Logger = Logger(label: "keyscope.inspector")
     ) {
         guard Inspector.isEnabledByDefault || force else { return nil }
-        var hub = hubOptions ?? HubOptions()
-        hub.readOnly = hub.readOnly || options.readOnly
-        self.server = InspectorServer(
-            hub: InspectorHub(registry: registry, options: hub, tunables: tunables), options: options, logger: logger)
+        var settings = hubOptions ?? HubOptions()
+        settings.readOnly = settings.readOnly || options.readOnly
+        let hub = InspectorHub(registry: registry, options: settings, tunables: tunables)
+        hub.preferences = preferences
+        hub.watches = watches
+        self.server = InspectorServer(hub: hub, options: options, logger: logger)
         self.logger = logger
     }
 
