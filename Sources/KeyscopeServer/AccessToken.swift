@@ -28,11 +28,16 @@ struct AccessToken: Sendable, Hashable {
         self.bytes = Array(value.utf8)
     }
 
-    /// 32 bytes from the system's secure generator, base64url without padding (43 characters).
+    /// 32 bytes from the system's secure generator, base64url without padding (43 characters), never starting with
+    /// `-`: such a token reads as an option on a command line (`keyscope tail --token -x…` fails), so one in 64 is
+    /// drawn again (it keeps more than 255 bits).
     static func random() -> AccessToken {
         var generator = SystemRandomNumberGenerator()
-        let raw = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return AccessToken(value: base64URL(raw))
+        while true {
+            let raw = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let text = base64URL(raw)
+            if !text.hasPrefix("-") { return AccessToken(value: text) }
+        }
     }
 
     /// Compares without an early exit, so the time taken does not tell how much of a guess was right.

@@ -12,6 +12,13 @@ import Testing
         }
     }
 
+    /// One in 64 base64url texts starts with `-`, which a command line takes for an option (`--token -x…`).
+    @Test func randomTokensNeverStartWithADash() {
+        let tokens = (0..<2000).map { _ in AccessToken.random().value }
+        #expect(tokens.allSatisfy { !$0.hasPrefix("-") })
+        #expect(tokens.contains { $0.contains("-") }, "dashes elsewhere are still drawn")
+    }
+
     @Test func matchesOnlyTheExactToken() throws {
         let token = try AccessToken.validated("abcdefghijklmnop-123").get()
         #expect(token.matches("abcdefghijklmnop-123".utf8))
