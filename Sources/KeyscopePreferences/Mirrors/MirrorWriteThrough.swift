@@ -154,6 +154,23 @@ extension PreferencesRepository {
             guard let secrets else { throw .backend("no secret store is attached; nothing written") }
             try secrets.write(target as? Data, service: name.name, account: key)
         }
+        Self.announce(key: key, in: name)
+    }
+
+    /// Tells the app's property wrappers that a value changed under them: corelibs posts
+    /// `UserDefaults.didChangeNotification` only for whole-domain changes, and no one posts for secrets. Posted from
+    /// another thread, after this write's store lock is released, so a wrapper's subscriber may write to any store.
+    static func announce(key: String, in name: ContainerName) {
+        DispatchQueue.global().async {
+            switch name.source {
+            case .userDefaults:
+                NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: nil)
+            case .secrets:
+                NotificationCenter.default.post(
+                    name: KeychainValueDefaults.didChangeNotification, object: nil,
+                    userInfo: ["service": name.name, "account": key])
+            }
+        }
     }
 
     /// Records a rescan's entries, unless a write went through since the rescan read the source.
