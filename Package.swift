@@ -105,7 +105,7 @@ let package = Package(
         // libsecret on Linux, the Keychain on Apple platforms.
         .target(
             name: "KeyscopeSecrets",
-            dependencies: [.target(name: "CLibSecret", condition: .when(platforms: [.linux]))],
+            dependencies: ["KeyscopeCore", .target(name: "CLibSecret", condition: .when(platforms: [.linux]))],
             swiftSettings: strictSettings
         ),
         // Preferences and secrets: zero-configuration scanning of UserDefaults suites and secret services mirrored

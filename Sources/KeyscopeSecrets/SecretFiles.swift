@@ -1,4 +1,5 @@
 import Foundation
+import KeyscopeCore
 
 #if canImport(Glibc)
 import Glibc
@@ -77,40 +78,15 @@ enum SecretFiles {
         return (data, FileStamp(info))
     }
 
-    /// Replaces `path` with `data` so that a crash leaves the old file or the new one, never half of either: a
-    /// temporary file (mode 0600) in the same directory, written and fsynced, renamed over `path`, then the
-    /// directory fsynced so the rename itself is durable.
+    /// Replaces `path` with `data` so that a crash leaves the old file or the new one, never half of either, through
+    /// the core's ``KeyscopeCore/AtomicFile`` (a temporary file of mode 0600 in the same directory, fsynced, renamed
+    /// over `path`, the directory fsynced).
     static func replace(_ path: String, with data: Data) throws(SecretStoreError) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let temporary =
-            directory + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure("could not create a temporary file in \(directory)") }
-        do throws(SecretStoreError) {
-            // The umask can only take bits away; fchmod makes the mode exactly 0600 whatever it is.
-            guard fchmod(fd, 0o600) == 0 else { throw failure("could not make \(temporary) private (0600)") }
-            try writeAll(fd, data, temporary)
-            guard fsync(fd) == 0 else { throw failure("could not flush \(temporary) to disk") }
+        do throws(StoreError) {
+            try AtomicFile.write(data, to: URL(fileURLWithPath: path), permissions: 0o600)
         } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
+            throw SecretStoreError(code: .io, message: "the secrets file \(path) was not replaced: \(error.message)")
         }
-        guard close(fd) == 0 else {
-            let error = failure("could not close \(temporary)")
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let error = failure("could not rename the new secrets file over \(path)")
-            unlink(temporary)
-            throw error
-        }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directoryFD >= 0 else { throw failure("could not open \(directory) to flush the rename") }
-        defer { close(directoryFD) }
-        guard fsync(directoryFD) == 0 else { throw failure("could not flush \(directory) to disk") }
     }
 
     /// Creates `path` (and missing parents) with mode 0700 when it does not exist; an existing directory is left as
@@ -146,20 +122,6 @@ enum SecretFiles {
             guard errno == EINTR else { throw failure("could not lock the secrets directory \(directory)") }
         }
         return try body()
-    }
-
-    private static func writeAll(_ fd: Int32, _ data: Data, _ path: String) throws(SecretStoreError) {
-        var offset = 0
-        while offset < data.count {
-            let written = data.withUnsafeBytes { bytes in
-                write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw failure("could not write \(path)")
-            }
-            offset += written
-        }
     }
 
     /// An `io` error for the call that just failed, with `strerror(errno)` and what to check.
