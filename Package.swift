@@ -114,7 +114,7 @@ let package = Package(
         .target(
             name: "KeyscopePreferences",
             dependencies: [
-                "KeyscopeCore", "KeyscopeInspector", "KeyscopeSecrets", openCombine,
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeSecrets", openCombine,
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

@@ -1,23 +1,15 @@
 import Foundation
+import KeyscopeCodec
 
 /// Times in the form the inspector's log uses: RFC 3339 in UTC with six fractional digits,
 /// `2026-11-21T10:00:00.125000Z`. Used for the panel's timestamps and for `date` preference values.
 enum PreferenceTime {
     private static let wholeSeconds = Date.ISO8601FormatStyle()
 
-    /// `date` rounded to the nearest microsecond.
+    /// `date` rounded to the nearest microsecond (``KeyscopeCodec/LogTime``); whole seconds outside the years
+    /// 0000–9999, which the log's form cannot hold.
     static func format(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        guard seconds.isFinite else { return wholeSeconds.format(date) }
-        var whole = seconds.rounded(.down)
-        var micros = Int(((seconds - whole) * 1_000_000).rounded())
-        if micros >= 1_000_000 {
-            whole += 1
-            micros -= 1_000_000
-        }
-        let text = wholeSeconds.format(Date(timeIntervalSince1970: whole))  // "2026-11-21T10:00:00Z"
-        let digits = String(micros)
-        return String(text.dropLast()) + "." + String(repeating: "0", count: 6 - digits.count) + digits + "Z"
+        LogTime(date)?.rfc3339 ?? wholeSeconds.format(date)
     }
 
     /// An ISO 8601 time with a time zone (`Z` or `±hh:mm`), with or without a fraction of a second (every digit
