@@ -83,6 +83,7 @@ extension PreferencesRepository {
                 throw error
             }
         }
+        Self.announce(written.map(\.key), in: name)
         state.withLock { state in
             guard var container = state.containers[name] else { return }
             for write in plan { container.entries[write.key] = write.entry }
@@ -154,21 +155,24 @@ extension PreferencesRepository {
             guard let secrets else { throw .backend("no secret store is attached; nothing written") }
             try secrets.write(target as? Data, service: name.name, account: key)
         }
-        Self.announce(key: key, in: name)
     }
 
-    /// Tells the app's property wrappers that a value changed under them: corelibs posts
-    /// `UserDefaults.didChangeNotification` only for whole-domain changes, and no one posts for secrets. Posted from
-    /// another thread, after this write's store lock is released, so a wrapper's subscriber may write to any store.
-    static func announce(key: String, in name: ContainerName) {
+    /// Tells the app's property wrappers that `keys` changed under them: corelibs posts
+    /// `UserDefaults.didChangeNotification` only for whole-domain changes (one post covers a suite's keys), and no one
+    /// posts for secrets (one post per account). Posted from another thread, after this write's store lock is
+    /// released, so a wrapper's subscriber may write to any store.
+    static func announce(_ keys: [String], in name: ContainerName) {
+        guard !keys.isEmpty else { return }
         DispatchQueue.global().async {
             switch name.source {
             case .userDefaults:
                 NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: nil)
             case .secrets:
-                NotificationCenter.default.post(
-                    name: KeychainValueDefaults.didChangeNotification, object: nil,
-                    userInfo: ["service": name.name, "account": key])
+                for key in keys {
+                    NotificationCenter.default.post(
+                        name: KeychainValueDefaults.didChangeNotification, object: nil,
+                        userInfo: ["service": name.name, "account": key])
+                }
             }
         }
     }
