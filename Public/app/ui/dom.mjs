@@ -120,3 +120,16 @@ export function syncOptions(select, choices, selected) {
   });
   if (wanted.has(selected) && select.value !== selected) select.value = selected;
 }
+
+/**
+ * Makes `parent`'s children exactly `children`, in order, moving only what is out of place: moving an element
+ * that holds the focus would blur it, and rebuilding rows under the pointer would swallow clicks.
+ * @param {HTMLElement} parent
+ * @param {HTMLElement[]} children
+ */
+export function placeChildren(parent, children) {
+  children.forEach((child, i) => {
+    if (parent.children[i] !== child) parent.insertBefore(child, parent.children[i] ?? null);
+  });
+  while (parent.children.length > children.length) parent.lastElementChild.remove();
+}

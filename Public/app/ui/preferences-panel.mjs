@@ -4,7 +4,7 @@
 // Refresh asks the server to rescan. Redacted secrets show only their placeholder and length.
 
 import { countsText, groupPreferences, segmentCounts, segments, sourceLabels } from "../../lib/preferences.mjs";
-import { h, icon, setAttr, setProp, setText } from "./dom.mjs";
+import { h, icon, placeChildren, setAttr, setProp, setText } from "./dom.mjs";
 import { PreferenceRowView } from "./preference-row.mjs";
 
 /** Rows drawn at first; "Show all" draws the rest (suites rarely hold more). */
@@ -237,17 +237,4 @@ export class PreferencesPanel {
     }
     return false;
   }
-}
-
-/**
- * Makes `parent`'s children exactly `children`, in order, moving only what is out of place: moving an element
- * that holds the focus would blur it.
- * @param {HTMLElement} parent
- * @param {HTMLElement[]} children
- */
-function placeChildren(parent, children) {
-  children.forEach((child, i) => {
-    if (parent.children[i] !== child) parent.insertBefore(child, parent.children[i] ?? null);
-  });
-  while (parent.children.length > children.length) parent.lastElementChild.remove();
 }

@@ -4,7 +4,7 @@
 
 import { shortStoreName } from "../../lib/format.mjs";
 import { countsText, groupRows } from "../../lib/tunables.mjs";
-import { h, icon, setProp, setText } from "./dom.mjs";
+import { h, icon, placeChildren, setProp, setText } from "./dom.mjs";
 import { TunablesConfirm } from "./tunables-confirm.mjs";
 import { TunableRowView } from "./tunable-row.mjs";
 
@@ -188,17 +188,4 @@ export class TunablesPanel {
     }
     return false;
   }
-}
-
-/**
- * Makes `parent`'s children exactly `children`, in order, moving only what is out of place: moving an element
- * that holds the focus would blur it.
- * @param {HTMLElement} parent
- * @param {HTMLElement[]} children
- */
-function placeChildren(parent, children) {
-  children.forEach((child, i) => {
-    if (parent.children[i] !== child) parent.insertBefore(child, parent.children[i] ?? null);
-  });
-  while (parent.children.length > children.length) parent.lastElementChild.remove();
 }

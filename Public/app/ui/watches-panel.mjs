@@ -5,7 +5,7 @@
 
 import { formatClock } from "../../lib/time.mjs";
 import { writeViewState } from "../../lib/url-state.mjs";
-import { h, icon, setAttr, setProp, setText } from "./dom.mjs";
+import { h, icon, placeChildren, setAttr, setProp, setText } from "./dom.mjs";
 import { fillValue } from "./value-view.mjs";
 import { WatchStatusRow } from "./watch-status-row.mjs";
 
@@ -227,16 +227,4 @@ function placeKeyed(body, views, items, keyOf, create) {
     return view.element;
   });
   placeChildren(body, children);
-}
-
-/**
- * Makes `parent`'s children exactly `children`, in order, moving only what is out of place.
- * @param {HTMLElement} parent
- * @param {HTMLElement[]} children
- */
-function placeChildren(parent, children) {
-  children.forEach((child, i) => {
-    if (parent.children[i] !== child) parent.insertBefore(child, parent.children[i] ?? null);
-  });
-  while (parent.children.length > children.length) parent.lastElementChild.remove();
 }
