@@ -472,6 +472,22 @@ def close_code_of(ws: ClientConnection, timeout: float = 10) -> int | None:
             return closed.rcvd.code if closed.rcvd else None
 
 
+def error_code(response: Response) -> str:
+    """The `code` of an HTTP error answer (`{"error": {"code": …, "message": …}}`)."""
+    return response.json()["error"]["code"]
+
+
+def wait_for(condition, what: str, timeout: float = 10):
+    """Polls `condition()` every 50 ms until it is truthy and returns it; fails saying what was awaited."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = condition()
+        if result:
+            return result
+        assert time.monotonic() < deadline, f"{what} (waited {timeout} s)"
+        time.sleep(0.05)
+
+
 def unique_key(prefix: str = "e2e") -> str:
     return f"{prefix}_{uuid.uuid4().hex[:10]}"
 

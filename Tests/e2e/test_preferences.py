@@ -9,13 +9,10 @@ import datetime
 import json
 import plistlib
 import socket
-import time
 from pathlib import Path
 from urllib.parse import quote
 
-import pytest
-
-from support import KeyscopeServer, StreamClient, http, recv_json, store_root, ws_connect
+from support import KeyscopeServer, StreamClient, error_code, http, store_root, wait_for
 
 SUITE = "com.keyscope.demo"
 STATUS_SUITE = "com.keyscope.demo.status"
@@ -50,10 +47,6 @@ def delete(server, key: str, source: str = "userDefaults", container: str = SUIT
     return http(server, "DELETE", pref_path(source, container, key), **kwargs)
 
 
-def error_code(response) -> str:
-    return response.json()["error"]["code"]
-
-
 def suite_file(server: KeyscopeServer, suite: str = SUITE) -> Path:
     """The suite's plist where Foundation keeps it, under the server's XDG_CONFIG_HOME."""
     found = sorted(server.config_home.rglob(f"{suite}.plist"))
@@ -66,24 +59,13 @@ def on_disk(server: KeyscopeServer, suite: str = SUITE) -> dict:
         return plistlib.load(handle)
 
 
-def wait_for(condition, what: str, timeout: float = 10):
-    deadline = time.monotonic() + timeout
-    while True:
-        result = condition()
-        if result:
-            return result
-        assert time.monotonic() < deadline, f"{what} (waited {timeout} s)"
-        time.sleep(0.05)
-
-
 def ws_request(server, payload: dict) -> dict:
     """Sends one request on a fresh WebSocket and returns its reply."""
-    with ws_connect(server) as ws:
-        ws.send(json.dumps(payload))
-        while True:
-            message = recv_json(ws)
-            if message["type"] == "reply" and message["id"] == payload["id"]:
-                return message
+    client = StreamClient.open(server)
+    try:
+        return client.request(payload)
+    finally:
+        client.close()
 
 
 # MARK: - The panel
@@ -200,24 +182,18 @@ def test_the_websocket_preference_request_sets_and_deletes(server):
 
 
 def test_a_generic_write_and_a_revert_of_the_mirror_reach_the_suite(server):
-    with ws_connect(server) as ws:
-        ws.send(json.dumps({"id": 1, "type": "write", "store": SUITE_STORE, "op": "set", "path": "volume",
-                            "value": 0.25}))
-        reply = recv_reply(ws, 1)
+    client = StreamClient.open(server)
+    try:
+        reply = client.request({"id": 1, "type": "write", "store": SUITE_STORE, "op": "set", "path": "volume",
+                                "value": 0.25})
         assert reply["ok"] is True, reply
         seq = reply["result"]["seq"]
         assert on_disk(server)["volume"] == 0.25
-        ws.send(json.dumps({"id": 2, "type": "revert", "seq": seq}))
-        reply = recv_reply(ws, 2)
+        reply = client.request({"id": 2, "type": "revert", "seq": seq})
         assert reply["ok"] is True, reply
+    finally:
+        client.close()
     assert on_disk(server)["volume"] == 0.8
-
-
-def recv_reply(ws, request_id) -> dict:
-    while True:
-        message = recv_json(ws)
-        if message["type"] == "reply" and message["id"] == request_id:
-            return message
 
 
 def test_a_change_made_behind_the_apps_back_is_found_by_a_refresh(server):
@@ -276,10 +252,8 @@ def test_a_secret_set_through_the_inspector_never_appears_in_a_frame_or_log_line
 
 
 def test_a_generic_write_to_a_redacted_secret_mirror_is_refused(server):
-    with ws_connect(server) as ws:
-        ws.send(json.dumps({"id": 1, "type": "write", "store": SERVICE_STORE, "op": "set", "path": "token",
-                            "value": "plain"}))
-        reply = recv_reply(ws, 1)
+    reply = ws_request(server, {"id": 1, "type": "write", "store": SERVICE_STORE, "op": "set", "path": "token",
+                                "value": "plain"})
     assert reply["ok"] is False and reply["error"]["code"] == "bad_request", reply
 
 

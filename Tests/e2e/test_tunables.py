@@ -7,12 +7,11 @@ import json
 import os
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from support import http, keyscope_binary, raw_request, store_root
+from support import error_code, http, keyscope_binary, raw_request, store_root, wait_for
 
 DEMO_KEYS = {
     "accent_color", "animation_speed", "checkout_mode", "corner_radius", "max_cart_items", "show_badges",
@@ -34,20 +33,6 @@ def tunables_store(server) -> str:
 
 def put(server, key: str, value: str, **kwargs):
     return http(server, "PUT", f"/tune/{key}/{value}", **kwargs)
-
-
-def error_code(response) -> str:
-    return response.json()["error"]["code"]
-
-
-def wait_for(condition, what: str, timeout: float = 10):
-    deadline = time.monotonic() + timeout
-    while True:
-        result = condition()
-        if result:
-            return result
-        assert time.monotonic() < deadline, f"{what} (waited {timeout} s)"
-        time.sleep(0.05)
 
 
 # MARK: - HTTP

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -64,3 +65,17 @@ def wait_connected(driver: WebDriver, timeout: float = 20) -> ConnectionState:
             f"the page did not show a connection within {timeout} s: {last[0] if last else '?'}"
         ) from None
     return last[0]
+
+
+def wait_for(driver: WebDriver, condition, what: str, timeout: float = 15):
+    """Waits until `condition(driver)` is truthy and returns it; fails saying what was awaited (and the
+    connection's state, the first suspect when a page does not change)."""
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.1,
+                             ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+    except TimeoutException:
+        raise AssertionError(f"{what} (waited {timeout} s; {connection_state(driver)})") from None
+
+
+def by_testid(driver: WebDriver, testid: str):
+    return driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')

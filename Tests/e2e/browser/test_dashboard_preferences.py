@@ -14,12 +14,12 @@ import re
 from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from dashboard import connection_state, console_errors, wait_connected
+from dashboard import by_testid, console_errors, wait_connected, wait_for
 from headless import dashboard_url
 from support import http
 
@@ -41,19 +41,6 @@ PLACEHOLDER = re.compile(r"^\u2022{4} \(\d+\)$")
 
 
 # MARK: - Reading the server and the page
-
-
-def wait_for(driver, condition, what: str, timeout: float = WAIT):
-    """Waits until `condition(driver)` is truthy and returns it; fails saying what was awaited."""
-    try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.1,
-                             ignored_exceptions=(StaleElementReferenceException,)).until(condition)
-    except TimeoutException:
-        raise AssertionError(f"{what} (waited {timeout} s; {connection_state(driver)})") from None
-
-
-def by_testid(driver, testid: str):
-    return driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
 
 
 def preferences(server) -> dict:

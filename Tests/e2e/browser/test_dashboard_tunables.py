@@ -11,17 +11,14 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
-from dashboard import connection_state, console_errors
+from dashboard import by_testid, console_errors, wait_for
 from support import http
 
 SERVER_ARGS = ["--rate", "20"]
-WAIT = 15
 
 # The row of a key, found by its data-key in a script (keys may hold characters a CSS selector would need escaped).
 _ROW = """
@@ -34,19 +31,6 @@ return [...document.querySelectorAll('[data-testid="tunable-row"]')]
                 control: e.querySelector('[data-testid="tunable-control"]')?.tagName.toLowerCase() ?? null,
                 controlType: e.querySelector('[data-testid="tunable-control"]')?.type ?? null}));
 """
-
-
-def wait_for(driver, condition, what: str, timeout: float = WAIT):
-    """Waits until `condition(driver)` is truthy and returns it; fails saying what was awaited."""
-    try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.1,
-                             ignored_exceptions=(StaleElementReferenceException,)).until(condition)
-    except TimeoutException:
-        raise AssertionError(f"{what} (waited {timeout} s; {connection_state(driver)})") from None
-
-
-def by_testid(driver, testid: str):
-    return driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
 
 
 def same(a, b) -> bool:
