@@ -42,7 +42,8 @@ struct PreferencesOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Where the demo's secrets live: file (a 0600 file under $KEYSCOPE_HOME/secrets), secret-service (the "
+            "Where the demo's secrets live: file (a 0600 file under $KEYSCOPE_HOME/secrets, else "
+                + "~/.local/state/keyscope/secrets), secret-service (the "
                 + "desktop keyring through libsecret) or auto (secret-service when a session bus answers).",
             valueName: "BACKEND"))
     var secrets: SecretsBackendOption = .file
@@ -56,7 +57,7 @@ struct PreferencesOptions: ParsableArguments {
         guard (1...65535).contains(statusPort) else {
             throw ValidationError("--status-port must be 1 to 65535; got \(statusPort).")
         }
-        let scoped = [includeSuite, excludeSuite, includeService, excludeService, [String]()].contains { !$0.isEmpty }
+        let scoped = [includeSuite, excludeSuite, includeService, excludeService].contains { !$0.isEmpty }
         guard !(noPreferences && (scoped || preferencesReadOnly || revealSecrets || showSystemKeys)) else {
             throw ValidationError("--no-preferences cannot be used with other preference options.")
         }
