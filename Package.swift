@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "KeyscopeTunables", targets: ["KeyscopeTunables"]),
         .library(name: "KeyscopeSecrets", targets: ["KeyscopeSecrets"]),
         .library(name: "KeyscopePreferences", targets: ["KeyscopePreferences"]),
+        .library(name: "KeyscopeRecording", targets: ["KeyscopeRecording"]),
         .executable(name: "keyscope", targets: ["keyscope"]),
     ],
     dependencies: [
@@ -119,6 +120,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Record and replay (LOG-FORMAT.md): a streaming reader, replay into states and stores, digests, the recorder
+        // that writes a hub's log to a file (RecordingsEndpoint), muting.
+        .target(
+            name: "KeyscopeRecording",
+            dependencies: [
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // A WebSocket client of the inspector protocol (libwebsockets), for the `keyscope` CLI's client commands.
         .target(
             name: "KeyscopeClient",
@@ -148,6 +158,7 @@ let package = Package(
                 "KeyscopeTunables",
                 "KeyscopePreferences",
                 "KeyscopeSecrets",
+                "KeyscopeRecording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -216,6 +227,13 @@ let package = Package(
                 openCombine,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeRecordingTests",
+            dependencies: [
+                "KeyscopeRecording", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting",
             ],
             swiftSettings: strictSettings
         ),

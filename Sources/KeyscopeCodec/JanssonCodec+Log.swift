@@ -16,11 +16,14 @@ extension JanssonCodec {
     /// ```
     /// - Parameter maxDepth: the deepest nesting each value (a patch's `old` or `new`, a root) may have; the line's
     ///   own levels come on top.
-    /// - Throws: ``JanssonCodecError``: ``JanssonCodecError/Code/invalidLogLine`` for a `seq` below 1 or a `root`
-    ///   that is not an object (a reader would refuse the line), or a depth or jansson error.
-    public static func encode(_ entry: LogEntry, maxDepth: Int = JSONLimits.defaultMaxDepth)
-        throws(JanssonCodecError) -> [UInt8]
-    {
+    /// - Parameter extras: members beyond the contract's, which readers ignore (a recorder's `liveSeq` or
+    ///   `subscriptions`, docs/recording.md); none may be one of the line's own keys.
+    /// - Throws: ``JanssonCodecError``: ``JanssonCodecError/Code/invalidLogLine`` for a `seq` below 1, a `root`
+    ///   that is not an object (a reader would refuse the line) or an extra with a line key, or a depth or jansson
+    ///   error.
+    public static func encode(
+        _ entry: LogEntry, extras: [String: StoreValue] = [:], maxDepth: Int = JSONLimits.defaultMaxDepth
+    ) throws(JanssonCodecError) -> [UInt8] {
         guard entry.seq >= 1 else { throw .invalidLogLine("\"seq\" must be at least 1, not \(entry.seq)") }
         if case .registered(_, _, let root) = entry.event, root.objectValue == nil {
             throw .invalidLogLine("\"root\" must be an object, not \(root.typeName)")
@@ -49,10 +52,18 @@ extension JanssonCodec {
         case .removed:
             break
         }
+        for (key, value) in extras {
+            guard !lineKeys.contains(key), key.utf8.first != UInt8(ascii: "$") else {
+                throw .invalidLogLine("the extra \"\(key)\" is one of the line's keys or starts with $")
+            }
+            let member = try builder.tree(value)
+            let status = json_object_setn_new(line.pointer, key, key.utf8.count, member.transfer())
+            guard status == 0 else { throw .constructorFailed("the extra \"\(key)\"") }
+        }
         return write(line)
     }
 
-    /// The line of a change with its `seq` and `time`; see ``encode(_:maxDepth:)-(LogEntry,_)``.
+    /// The line of a change with its `seq` and `time`; see ``encode(_:extras:maxDepth:)``.
     ///
     /// ```swift
     /// try JanssonCodec.encodeChange(change, seq: 1, time: LogTime(rfc3339: "2026-11-21T10:00:00.125000Z")!)
@@ -62,7 +73,7 @@ extension JanssonCodec {
     public static func encodeChange(
         _ change: StoreChange, seq: Int64, time: LogTime, maxDepth: Int = JSONLimits.defaultMaxDepth
     ) throws(JanssonCodecError) -> [UInt8] {
-        try encode(LogEntry(seq: seq, time: time, event: .change(change)), maxDepth: maxDepth)
+        try encode(LogEntry(seq: seq, time: time, event: .change(change)), extras: [:], maxDepth: maxDepth)
     }
 
     /// Reads one event line (the header line is not an event). Following LOG-FORMAT.md: unknown keys are ignored
@@ -83,6 +94,9 @@ extension JanssonCodec {
             try logEntry(root.pointer, values: JanssonReader(maxDepth: limit, restoresKeyControls: rewritten))
         }
     }
+
+    /// The keys LOG-FORMAT.md gives event lines; extras may not reuse them.
+    public static let lineKeys: Set<String> = ["seq", "time", "store", "txn", "patches", "event", "version", "root"]
 
     /// A change line nests its values three levels down: line object, `patches` array, patch object.
     private static let lineEnvelope = 3

@@ -42,6 +42,10 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let noPreferences = Code(rawValue: "no_preferences")
         /// No watched statuses or watch rules are attached to this inspector (HTTP 404).
         public static let noWatches = Code(rawValue: "no_watches")
+        /// No recording is attached to this inspector (HTTP 404).
+        public static let noRecordings = Code(rawValue: "no_recordings")
+        /// The named thing (a recording, a file) does not exist (HTTP 404).
+        public static let notFound = Code(rawValue: "not_found")
 
     }
 

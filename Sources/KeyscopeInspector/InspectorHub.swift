@@ -58,10 +58,11 @@ public final class InspectorHub: Sendable {
     /// The tunables clients may read and write (see ``tunables``); never held while calling out.
     let tunablesSlot: Mutex<(any TunablesEndpoint)?>
 
-    /// The feature endpoints attached after the hub was made (see ``preferences`` and ``watches``).
+    /// The feature endpoints attached after the hub was made (see ``preferences``, ``watches`` and ``recordings``).
     struct Endpoints {
         var preferences: (any PreferencesEndpoint)?
         var watches: (any WatchesEndpoint)?
+        var recordings: (any RecordingsEndpoint)?
     }
     /// Never held while calling out.
     let endpoints = Mutex(Endpoints())

@@ -1,0 +1,42 @@
+public import Foundation
+public import KeyscopeCore
+import Synchronization
+
+extension InspectorHub {
+    /// The recordings that `/api/recordings` serves; `nil` (the default) when this process has none, and those
+    /// requests get `no_recordings`. Safe to set from any thread.
+    public var recordings: (any RecordingsEndpoint)? {
+        get { endpoints.withLock { $0.recordings } }
+        set { endpoints.withLock { $0.recordings = newValue } }
+    }
+
+    /// The recordings a client may load, and those in progress (`GET /api/recordings`).
+    public func recordingsListing() throws(HubError) -> StoreValue {
+        try loadedRecordings().listing()
+    }
+
+    /// The file of one listed recording (`GET /api/recordings/<source>/<name>`).
+    public func recordingFile(source: String, name: String) throws(HubError) -> URL {
+        try loadedRecordings().file(source: source, name: name)
+    }
+
+    /// Starts a recording of this process (`POST /api/recordings`); allowed in read-only mode (it only reads).
+    public func startRecording(_ request: RecordingRequest) throws(HubError) -> StoreValue {
+        try loadedRecordings().start(request)
+    }
+
+    /// Stops a recording of this process and returns its final status.
+    public func stopRecording(name: String) throws(HubError) -> StoreValue {
+        try loadedRecordings().stop(name: name)
+    }
+
+    private func loadedRecordings() throws(HubError) -> any RecordingsEndpoint {
+        guard let endpoint = recordings else {
+            throw HubError(
+                code: .noRecordings,
+                message: "this process keeps no recordings; an embedding service attaches them with "
+                    + "InspectorHub.recordings (or Inspector.start(recordings:))")
+        }
+        return endpoint
+    }
+}
