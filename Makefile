@@ -19,7 +19,7 @@ SHELL := bash
 FORMAT_PATHS := $(wildcard Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources)
 SWIFT_FORMAT_FLAGS := --configuration .swift-format --recursive --parallel
 
-.PHONY: help deps build run test test-swift test-js test-e2e test-browser bench bench-browser bench-tunables format lint clean
+.PHONY: help deps build run test test-swift test-js test-e2e test-browser bench bench-browser bench-tunables bench-recording format lint clean
 
 help: ## List the targets (this text)
 	@echo "Keyscope: make TARGET [ARGS=\"...\"] [SWIFT=path/to/swift]"
@@ -61,10 +61,11 @@ test-browser: deps ## Only the browser tests (Tests/e2e/browser: headless Chromi
 	bash scripts/e2e-venv.sh
 	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" .venv-e2e/bin/python -m pytest Tests/e2e/browser -q
 
-bench: deps ## Run the benchmarks: the Benchmarks/ package (release; ARGS passed on), then bench-browser
+bench: deps ## Run the benchmarks: the Benchmarks/ package (release; ARGS passed on), then the browser, tunables and recording ones
 	$(SWIFT) run -c release --package-path Benchmarks keyscope-bench $(ARGS)
 	$(MAKE) --no-print-directory bench-browser
 	$(MAKE) --no-print-directory bench-tunables
+	$(MAKE) --no-print-directory bench-recording
 
 bench-browser: deps ## Time the dashboard in headless Chromium against a release keyscope (BROWSER_ARGS passed on)
 	$(SWIFT) build -c release --product keyscope
@@ -77,6 +78,12 @@ bench-tunables: deps ## Time tunables against a release keyscope: PUT /tune roun
 	bash scripts/e2e-venv.sh
 	KEYSCOPE_BIN="$$($(SWIFT) build -c release --show-bin-path)/keyscope" \
 		.venv-e2e/bin/python Benchmarks/tunables/tune_bench.py
+
+bench-recording: deps ## Replay speed of a 1M-event recording and recording overhead on a busy demo (release keyscope)
+	$(SWIFT) build -c release --product keyscope
+	bash scripts/e2e-venv.sh
+	KEYSCOPE_BIN="$$($(SWIFT) build -c release --show-bin-path)/keyscope" \
+		.venv-e2e/bin/python Benchmarks/recording/recording_bench.py
 
 format: ## Reformat Sources, Tests, Benchmarks and Package.swift in place with swift-format (.swift-format)
 	$(SWIFT) format format --in-place $(SWIFT_FORMAT_FLAGS) $(FORMAT_PATHS)

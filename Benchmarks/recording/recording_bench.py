@@ -1,0 +1,132 @@
+"""Record and replay figures against a release `keyscope`:
+
+- replay speed of a 1M-event recording (`kslog_gen.py`, cached under $TMPDIR): `keyscope replay --speed max`,
+  `keyscope verify` and `keyscope state`, each as events/s, MB/s and the process's peak memory (max RSS);
+- recording overhead on a busy demo (`serve --demo --rate N`): the server's CPU per 1000 changes with nobody
+  recording, with `keyscope record` following it over the WebSocket, and with a recording inside the service
+  (`POST /api/recordings`), side by side in one run, each over the same window.
+
+Run by `make bench`; alone: `make bench-recording` (EVENTS=… RATE=… to change the sizes). Prints tables; nothing is
+asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1] / "Tests" / "e2e"))
+sys.path.insert(0, str(HERE))
+import kslog_gen  # noqa: E402
+from support import KeyscopeServer, http, keyscope_binary  # noqa: E402
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def timed_child(args: list[str]) -> tuple[float, float, int, str, str]:
+    """Runs a command; its wall seconds, CPU seconds, peak RSS in KiB, stdout and stderr."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        began = time.perf_counter()
+        process = subprocess.Popen(args, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - began
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(args)} failed ({status}):\n{stderr[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, stdout, stderr
+
+
+def replay_figures(events: int) -> None:
+    cache = Path(tempfile.gettempdir()) / "keyscope-bench"
+    cache.mkdir(exist_ok=True)
+    log = cache / f"generated-{events}.kslog"
+    if not log.exists():
+        print(f"writing {log} ({events} events)…", flush=True)
+        partial = log.with_suffix(".partial")
+        kslog_gen.write(str(partial), events)
+        partial.rename(log)
+    size_mb = log.stat().st_size / 1e6
+    binary = str(keyscope_binary())
+    print(f"\nReplay of {events:,} events, {size_mb:.0f} MB ({log})")
+    print(f"{'command':<34} {'wall s':>8} {'events/s':>12} {'MB/s':>8} {'peak RSS MiB':>13}")
+    for label, args in [
+        ("keyscope replay --speed max", [binary, "replay", str(log), "--speed", "max"]),
+        ("keyscope verify", [binary, "verify", str(log)]),
+        ("keyscope state", [binary, "state", str(log)]),
+    ]:
+        wall, _, rss, _, _ = timed_child(args)
+        print(f"{label:<34} {wall:>8.2f} {events / wall:>12,.0f} {size_mb / wall:>8.1f} {rss / 1024:>13.1f}")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def last_seq(server: KeyscopeServer) -> int:
+    return http(server, "GET", "/api/snapshot").json()["seq"]
+
+
+def window(server: KeyscopeServer, seconds: float, extra_pids: list[int]) -> tuple[float, float, int]:
+    """Server CPU s, helper processes' CPU s and changes made over `seconds`."""
+    seq0, cpu0 = last_seq(server), cpu_seconds(server.pid)
+    extra0 = sum(cpu_seconds(pid) for pid in extra_pids)
+    time.sleep(seconds)
+    seq1, cpu1 = last_seq(server), cpu_seconds(server.pid)
+    extra1 = sum(cpu_seconds(pid) for pid in extra_pids)
+    return cpu1 - cpu0, extra1 - extra0, seq1 - seq0
+
+
+def overhead_figures(rate: int, seconds: float) -> None:
+    server = KeyscopeServer(["--rate", str(rate)])
+    rows = []
+    try:
+        time.sleep(1)  # past the start-up
+        rows.append(("nobody recording", *window(server, seconds, [])))
+        out = server.home / "bench-cli.kslog"
+        env = dict(os.environ, KEYSCOPE_HOME=str(server.home))
+        recorder = subprocess.Popen([str(keyscope_binary()), "record", "-o", str(out)], env=env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            time.sleep(1)
+            rows.append(("keyscope record (WebSocket)", *window(server, seconds, [recorder.pid])))
+        finally:
+            recorder.terminate()
+            recorder.wait(10)
+        started = http(server, "POST", "/api/recordings", {"name": "bench-inside.kslog"})
+        if started.status != 201:
+            raise SystemExit(f"POST /api/recordings: {started.describe()}")
+        time.sleep(1)
+        rows.append(("recording inside the service", *window(server, seconds, [])))
+        http(server, "POST", "/api/recordings/recordings/bench-inside.kslog/stop", {})
+    finally:
+        server.stop()
+    base = rows[0][1] / max(rows[0][3], 1)
+    print(f"\nRecording overhead, demo at --rate {rate}, {seconds:.0f} s windows (server CPU per 1000 changes)")
+    print(f"{'setup':<32} {'changes/s':>10} {'server ms/1k':>13} {'recorder ms/1k':>15} {'server ×':>9}")
+    for label, server_cpu, extra_cpu, changes in rows:
+        per = server_cpu / max(changes, 1)
+        print(f"{label:<32} {changes / seconds:>10,.0f} {per * 1e6:>13.1f} "
+              f"{extra_cpu / max(changes, 1) * 1e6:>15.1f} {per / base:>9.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--events", type=int, default=int(os.environ.get("EVENTS", 1_000_000)))
+    parser.add_argument("--rate", type=int, default=int(os.environ.get("RATE", 5000)))
+    parser.add_argument("--seconds", type=float, default=10)
+    arguments = parser.parse_args()
+    replay_figures(arguments.events)
+    overhead_figures(arguments.rate, arguments.seconds)
+
+
+if __name__ == "__main__":
+    main()
