@@ -8,6 +8,8 @@ enum ClientRequest: Sendable, Hashable {
     case write(store: String, HubWrite)
     case transaction(store: String, [HubWrite])
     case revert(seq: Int)
+    /// docs/recording.md "Rewind": every change after `seq` undone.
+    case rewind(seq: Int)
     case resync
     case tune(key: String, value: StoreValue)
     case preference(PreferenceRequest)
@@ -30,7 +32,7 @@ enum ClientRequest: Sendable, Hashable {
 
     /// The request types that change state (refused by a read-only server before anything else is checked);
     /// `preference` too, unless its `op` is `refresh`.
-    static let writeTypes: Set<String> = ["write", "transaction", "revert", "tune", "preference"]
+    static let writeTypes: Set<String> = ["write", "transaction", "revert", "rewind", "tune", "preference"]
 
     /// Reads a message: its `id` (a string or number; `null` when missing) and its request. With `refusingWrites`,
     /// a request of a ``writeTypes`` type (but a `preference` refresh) fails with that error before its other
@@ -89,6 +91,8 @@ enum ClientRequest: Sendable, Hashable {
                 throw .badRequest("\"seq\" must be a positive integer: the seq of the change to revert")
             }
             return .revert(seq: exact)
+        case "rewind":
+            return .rewind(seq: try rewindSeq(try reader.required("seq")))
         case "resync":
             return .resync
         case "tune":
@@ -100,8 +104,19 @@ enum ClientRequest: Sendable, Hashable {
         default:
             throw HubError(
                 code: .unknownType,
-                message: "unknown request type \"\(type)\"; use write, transaction, revert, resync, tune or preference")
+                message:
+                    "unknown request type \"\(type)\"; use write, transaction, revert, rewind, resync, tune or preference"
+            )
         }
+    }
+
+    /// The `seq` of a rewind (the WebSocket request's member, or `POST /api/rewind`'s): an integer, 0 or more.
+    static func rewindSeq(_ value: StoreValue?) throws(HubError) -> Int {
+        guard let value else { throw .badRequest("the request needs \"seq\": the seq to rewind to") }
+        guard case .integer(let seq) = value, seq >= 0, let exact = Int(exactly: seq) else {
+            throw .badRequest("\"seq\" must be an integer, 0 or more: the seq whose state to go back to")
+        }
+        return exact
     }
 
     /// Whether a message is a `preference` request whose `op` is `refresh` (a read, allowed on read-only servers).

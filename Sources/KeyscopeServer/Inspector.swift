@@ -37,12 +37,17 @@ public enum Inspector {
     /// WebSocket `preference` request; `watches` by `GET /api/watches` and `POST /api/watches/refresh`. Without them
     /// those answer `no_preferences` and `no_watches`; they too can be attached later (`hub.preferences = …`,
     /// `hub.watches = …`).
+    ///
+    /// `recordings` (KeyscopeRecording provides them) are served by `GET` and `POST /api/recordings`,
+    /// `GET /api/recordings/<source>/<name>` and `POST /api/recordings/recordings/<name>/stop` (docs/recording.md);
+    /// without them those answer `no_recordings` (or later: `hub.recordings = …`).
     /// - Throws: ``ServerError`` when the server cannot listen or an option is invalid.
     @discardableResult
     public static func start(
         registry: StoreRegistry = .shared, options: ServerOptions = ServerOptions(),
         hubOptions: HubOptions? = nil, tunables: (any TunablesEndpoint)? = nil,
-        preferences: (any PreferencesEndpoint)? = nil, watches: (any WatchesEndpoint)? = nil, force: Bool = false,
+        preferences: (any PreferencesEndpoint)? = nil, watches: (any WatchesEndpoint)? = nil,
+        recordings: (any RecordingsEndpoint)? = nil, force: Bool = false,
         logger: Logger = Logger(label: "keyscope.inspector")
     ) throws(ServerError) -> InspectorHandle? {
         guard isEnabledByDefault || force else { return nil }
@@ -51,6 +56,7 @@ public enum Inspector {
         let hub = InspectorHub(registry: registry, options: hubSettings, tunables: tunables)
         hub.preferences = preferences
         hub.watches = watches
+        hub.recordings = recordings
         let server = InspectorServer(hub: hub, options: options, logger: logger)
         try server.start()
         let handle = InspectorHandle(server: server)
@@ -59,7 +65,7 @@ public enum Inspector {
         return handle
     }
 
-    /// Inspectors started by ``start(registry:options:hubOptions:tunables:preferences:watches:force:logger:)`` and
+    /// Inspectors started by ``start(registry:options:hubOptions:tunables:preferences:watches:recordings:force:logger:)`` and
     /// not yet stopped: they live here so that a dropped handle does not end them.
     static let running = Mutex<[InspectorHandle]>([])
 }

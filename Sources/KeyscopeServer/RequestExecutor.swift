@@ -39,6 +39,9 @@ struct RequestExecutor: Sendable {
             case .revert(let seq):
                 try refuseIfReadOnly()
                 return success(id, ServerMessages.seqResult(try hub.revert(seq: seq)))
+            case .rewind(let seq):
+                try refuseIfReadOnly()
+                return success(id, try hub.rewind(toSeq: seq).jsonObject)
             case .resync:
                 var outcome = success(id, .object([:]))
                 outcome.wantsResync = true

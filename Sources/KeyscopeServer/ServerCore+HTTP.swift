@@ -24,6 +24,9 @@ extension ServerCore {
         guard authorized(request) else { return LwsResponse.refuse(wsi, .unauthorized) }
         if let tune { return serveTune(wsi, request, tune) }
         if let preference { return servePreferences(wsi, request, preference) }
+        if let recording = RecordingRoute(path: path) {
+            return serveRecordings(wsi, request, method: method, recording)
+        }
         switch (method, path) {
         case ("GET", "/api/health"):
             return LwsResponse.json(
@@ -34,6 +37,8 @@ extension ServerCore {
             return tunablesPanel(wsi)
         case ("POST", "/api/request"):
             return beginBody(wsi, request, for: .request)
+        case ("POST", Self.rewindPath):
+            return beginBody(wsi, request, for: .rewind)
         case ("GET", PreferencePath.watches):
             return watchesPanel(wsi)
         case ("POST", PreferencePath.watchesRefresh):
@@ -45,7 +50,7 @@ extension ServerCore {
                     + "\(InspectorProtocol.subprotocol))")
         case (_, "/api/health"), (_, "/api/snapshot"), (_, "/api/tunables"), (_, PreferencePath.watches):
             return methodNotAllowed(wsi, path, allow: "GET")
-        case (_, "/api/request"), (_, PreferencePath.watchesRefresh):
+        case (_, "/api/request"), (_, Self.rewindPath), (_, PreferencePath.watchesRefresh):
             return methodNotAllowed(wsi, path, allow: "POST")
         default:
             return LwsResponse.error(wsi, status: 404, code: "not_found", message: "no endpoint \(method) \(path)")
@@ -104,6 +109,12 @@ extension ServerCore {
             case preferencesRefresh
             /// `POST /api/watches/refresh` with a body (empty or `{}`).
             case watchesRefresh
+            /// `POST /api/rewind`: `{"seq": N}`.
+            case rewind
+            /// `POST /api/recordings` with a body: the recording's options.
+            case recordingStart
+            /// `POST /api/recordings/recordings/<name>/stop` with a body (empty or `{}`).
+            case recordingStop(name: String)
         }
 
         let purpose: Purpose
@@ -164,6 +175,10 @@ extension ServerCore {
             return setPreference(wsi, ref, body.bytes)
         case .preferencesRefresh, .watchesRefresh:
             return runRefresh(wsi, body.purpose, body.bytes)
+        case .rewind:
+            return rewindBodyCompleted(wsi, body.bytes)
+        case .recordingStart, .recordingStop:
+            return recordingBodyCompleted(wsi, body.purpose, body.bytes)
         }
     }
 
@@ -174,12 +189,12 @@ extension ServerCore {
             message: "the body is over the server's limit of \(options.maxBodyBytes) bytes")
     }
 
-    /// The HTTP status of an error code, for `POST /api/request` replies and the `/tune`, `/api/preferences` and
-    /// `/api/watches` endpoints.
+    /// The HTTP status of an error code, for `POST /api/request` replies and the `/tune`, `/api/preferences`,
+    /// `/api/watches`, `/api/recordings` and `/api/rewind` endpoints.
     static func status(for code: HubError.Code) -> Int {
         switch code {
         case .readOnly: 403
-        case .unknownStore, .unknownKey, .noTunables, .noPreferences, .noWatches: 404
+        case .unknownStore, .unknownKey, .noTunables, .noPreferences, .noWatches, .noRecordings, .notFound: 404
         case .conflict: 409
         case .tooLarge: 413
         default: 400

@@ -23,7 +23,7 @@ import Testing
         let start:
             (
                 StoreRegistry, ServerOptions, HubOptions?, (any TunablesEndpoint)?, (any PreferencesEndpoint)?,
-                (any WatchesEndpoint)?, Bool, Logger
+                (any WatchesEndpoint)?, (any RecordingsEndpoint)?, Bool, Logger
             ) throws(ServerError) -> InspectorHandle? = Inspector.start
         _ = start
     }
