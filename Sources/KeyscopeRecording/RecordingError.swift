@@ -2,7 +2,7 @@
 /// line 1; `nil` for errors about the file as a whole) and what was wrong, for people.
 ///
 /// ```swift
-/// do { _ = try RecordingReader(contentsOf: url).summary() }
+/// do { _ = try RecordingReader.replay(url).summary }
 /// catch let error as RecordingError where error.code == .patchDoesNotApply { print(error) }
 /// // line 7: patch 1 does not apply: "cart.total" is 90, the patch expected 95
 /// ```

@@ -1,0 +1,150 @@
+public import KeyscopeCodec
+public import KeyscopeCore
+
+/// The state of every store of a recording at one `seq`: each store's id, version and root, in registration order
+/// (the header's order, then as `registered` events add stores). Built from a header, moved forward one event at a
+/// time with ``apply(_:line:)``.
+///
+/// ```swift
+/// let reader = try RecordingReader(contentsOf: url)
+/// var state = ReplayState(header: reader.header)          // seq 0
+/// while let entry = try reader.next() {
+///     try state.apply(entry, line: reader.line)
+/// }
+/// FileHandle.standardOutput.write(Data(state.jsonBytes))   // what `keyscope state FILE` prints
+/// ```
+/// A change applies whole or not at all: its store must be in the state, and each patch must apply with its `old`
+/// equal to the state's value (presence included), else ``RecordingError/Code/patchDoesNotApply`` naming the patch
+/// and its path, and the state is as before. `registered` adds a store (an error if it is there already), `reset`
+/// sets its root to `{}` and its version, `removed` drops it.
+public struct ReplayState: Sendable, Hashable {
+    /// One store: id, semantic version and root (always an object).
+    public struct Store: Sendable, Hashable {
+        public var id: StoreID
+        public var version: SemanticVersion
+        public var root: StoreValue
+
+        public init(id: StoreID, version: SemanticVersion, root: StoreValue) {
+            self.id = id
+            self.version = version
+            self.root = root
+        }
+    }
+
+    private var entries: [StoreID: Store] = [:]
+    /// The ids in registration order.
+    public private(set) var storeIDs: [StoreID] = []
+
+    /// No stores.
+    public init() {}
+
+    /// The header's stores, in the header's order: the state at seq 0.
+    public init(header: RecordingHeader) {
+        for store in header.stores {
+            add(Store(id: store.id, version: store.version, root: store.root))
+        }
+    }
+
+    /// These stores, in this order (a later one with an id already seen replaces the earlier one).
+    public init(stores: [Store]) {
+        for store in stores {
+            if entries[store.id] != nil { storeIDs.removeAll { $0 == store.id } }
+            add(store)
+        }
+    }
+
+    /// Every store, in registration order.
+    public var stores: [Store] { storeIDs.map { entries[$0]! } }
+
+    /// The store with `id`, if it is in the state.
+    public subscript(id: StoreID) -> Store? { entries[id] }
+
+    /// The number of stores.
+    public var count: Int { storeIDs.count }
+
+    /// One JSON object: store id → root. This is what `keyscope state` prints.
+    public var value: StoreValue {
+        var object: [String: StoreValue] = [:]
+        object.reserveCapacity(entries.count)
+        for (id, store) in entries { object[id.description] = store.root }
+        return .object(object)
+    }
+
+    /// The canonical bytes of ``value`` (compact JSON, sorted keys: `value.jsonText(sortedKeys: true)`) followed by
+    /// `\n`: exactly what `keyscope state FILE` prints.
+    public var jsonBytes: [UInt8] {
+        var bytes: [UInt8] = []
+        value.appendJSON(to: &bytes, sortedKeys: true)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    /// The SHA-256 of ``jsonBytes``: the state digest (`keyscope state FILE | sha256sum` prints the same hex).
+    public var digest: SHA256.Digest { SHA256.hash(jsonBytes) }
+
+    /// Moves the state forward by one event of the recording, whole or not at all.
+    /// - Parameter line: the event's line in the file, for the error (the reader's ``RecordingReader/line``).
+    /// - Throws: ``RecordingError/Code/patchDoesNotApply``; the state is unchanged then.
+    public mutating func apply(_ entry: LogEntry, line: Int? = nil) throws(RecordingError) {
+        switch entry.event {
+        case .change(let change):
+            try apply(change, line: line)
+        case .registered(let id, let version, let root):
+            guard entries[id] == nil else {
+                throw RecordingError(
+                    .patchDoesNotApply, line: line,
+                    "store \(id) is registered while it is already in the state (it must be removed first)")
+            }
+            guard root.objectValue != nil else {
+                throw RecordingError(
+                    .patchDoesNotApply, line: line, "the root of store \(id) must be an object, not \(root.typeName)")
+            }
+            add(Store(id: id, version: version, root: root))
+        case .reset(let id, let version):
+            guard entries[id] != nil else {
+                throw RecordingError(
+                    .patchDoesNotApply, line: line, "store \(id) is reset but is not in the state (never registered)")
+            }
+            entries[id]!.root = .emptyObject
+            entries[id]!.version = version
+        case .removed(let id):
+            guard entries.removeValue(forKey: id) != nil else {
+                throw RecordingError(
+                    .patchDoesNotApply, line: line, "store \(id) is removed but is not in the state (never registered)")
+            }
+            storeIDs.removeAll { $0 == id }
+        }
+    }
+
+    private mutating func add(_ store: Store) {
+        entries[store.id] = store
+        storeIDs.append(store.id)
+    }
+
+    /// Applies the patches in place (no copy of the root); when one fails, those before it are undone with their
+    /// inverses, which always apply to the state they left (VALUES.md: every patch is invertible from its fields).
+    private mutating func apply(_ change: StoreChange, line: Int?) throws(RecordingError) {
+        let id = change.storeID
+        guard entries[id] != nil else {
+            throw RecordingError(
+                .patchDoesNotApply, line: line,
+                "a change to store \(id), which is not in the state (not in the header, or removed)")
+        }
+        for (index, patch) in change.patches.enumerated() {
+            do {
+                try entries[id]!.root.apply(patch: patch)
+            } catch {
+                let undo = StoreChange(storeID: id, patches: Array(change.patches[..<index])).inverted()
+                for inverse in undo.patches {
+                    // Cannot fail: each inverse meets exactly the value its patch left.
+                    try? entries[id]!.root.apply(patch: inverse)
+                }
+                let count = change.patches.count
+                throw RecordingError(
+                    .patchDoesNotApply, line: line,
+                    "patch \(index + 1)\(count > 1 ? " of \(count)" : "") (\(patch.op.rawValue) \"\(patch.keyPath)\") "
+                        + "does not apply to store \(id): \(error.message)")
+            }
+        }
+    }
+}
