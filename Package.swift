@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "KeyscopeSecrets", targets: ["KeyscopeSecrets"]),
         .library(name: "KeyscopePreferences", targets: ["KeyscopePreferences"]),
         .library(name: "KeyscopeRecording", targets: ["KeyscopeRecording"]),
+        .library(name: "KeyscopeReplayTesting", targets: ["KeyscopeReplayTesting"]),
         .executable(name: "keyscope", targets: ["keyscope"]),
     ],
     dependencies: [
@@ -127,6 +128,13 @@ let package = Package(
             dependencies: [
                 "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // Replays as tests: a recording's state at any seq compared with a golden JSON file (Swift Testing issues
+        // with a path-by-path diff; KEYSCOPE_UPDATE_GOLDEN=1 writes the goldens), and replays into real stores.
+        .target(
+            name: "KeyscopeReplayTesting",
+            dependencies: ["KeyscopeRecording", "KeyscopeCodec", "KeyscopeCore"],
             swiftSettings: strictSettings
         ),
         // A WebSocket client of the inspector protocol (libwebsockets), for the `keyscope` CLI's client commands.
@@ -235,6 +243,11 @@ let package = Package(
             dependencies: [
                 "KeyscopeRecording", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting",
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeReplayTestingTests",
+            dependencies: ["KeyscopeReplayTesting", "KeyscopeRecording", "KeyscopeCore", "KeyscopeTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
