@@ -21,7 +21,7 @@ struct Keyscope: AsyncParsableCommand {
         version: "keyscope \(KeyscopeVersion.current)",
         subcommands: [
             ServeCommand.self, SnapshotCommand.self, TailCommand.self, WriteCommand.self, TuneCommand.self,
-            DemoCommand.self,
+            DemoCommand.self, VerifyCommand.self, StateCommand.self, ReplayCommand.self,
         ]
     )
 }
