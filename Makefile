@@ -79,11 +79,13 @@ bench-tunables: deps ## Time tunables against a release keyscope: PUT /tune roun
 	KEYSCOPE_BIN="$$($(SWIFT) build -c release --show-bin-path)/keyscope" \
 		.venv-e2e/bin/python Benchmarks/tunables/tune_bench.py
 
-bench-recording: deps ## Replay speed of a 1M-event recording and recording overhead on a busy demo (release keyscope)
+bench-recording: deps ## Replay of a 1M-event recording (CLI and dashboard time travel) and recording overhead on a busy demo
 	$(SWIFT) build -c release --product keyscope
 	bash scripts/e2e-venv.sh
 	KEYSCOPE_BIN="$$($(SWIFT) build -c release --show-bin-path)/keyscope" \
 		.venv-e2e/bin/python Benchmarks/recording/recording_bench.py
+	KEYSCOPE_BIN="$$($(SWIFT) build -c release --show-bin-path)/keyscope" \
+		.venv-e2e/bin/python Benchmarks/browser/replay_bench.py
 
 format: ## Reformat Sources, Tests, Benchmarks and Package.swift in place with swift-format (.swift-format)
 	$(SWIFT) format format --in-place $(SWIFT_FORMAT_FLAGS) $(FORMAT_PATHS)

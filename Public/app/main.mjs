@@ -1,8 +1,8 @@
 // The dashboard page: starts the worker (which owns the connection and the data), keeps the view state in the
 // URL, draws the latest update once per animation frame, and routes the keyboard. The page never parses server
-// frames itself.
+// frames itself, nor recordings: a file chosen or dropped goes to the worker as it is.
 
-import { panels, readViewState, writeViewState } from "../lib/url-state.mjs";
+import { livePanels, panels, readViewState, writeViewState } from "../lib/url-state.mjs";
 import { Bridge } from "./bridge.mjs";
 import { copyText } from "./ui/dom.mjs";
 import { Header } from "./ui/header.mjs";
@@ -10,6 +10,9 @@ import { HistoryPanel } from "./ui/history-panel.mjs";
 import { LogPanel } from "./ui/log-panel.mjs";
 import { Banners, Toasts } from "./ui/notices.mjs";
 import { PreferencesPanel } from "./ui/preferences-panel.mjs";
+import { RecordButton } from "./ui/record-button.mjs";
+import { ReplayBar } from "./ui/replay-bar.mjs";
+import { ReplayPanel } from "./ui/replay-panel.mjs";
 import { StoresPanel } from "./ui/stores-panel.mjs";
 import { SubscriptionsPanel } from "./ui/subscriptions-panel.mjs";
 import { Tabs } from "./ui/tabs.mjs";
@@ -24,7 +27,10 @@ import { WritePanel } from "./ui/write-panel.mjs";
 const counterRefreshMs = 250;
 
 /** The parts of an update that replace what the page holds. */
-const sections = ["now", "stats", "conn", "problems", "stores", "store", "tree", "inspector", "recent", "log", "detail", "history", "subscriptions", "tunables", "preferences", "watches"];
+const sections = ["now", "stats", "conn", "problems", "stores", "store", "tree", "inspector", "recent", "log", "detail", "history", "subscriptions", "tunables", "preferences", "watches", "replay", "recordings"];
+
+/** How long the replay's seq must stay put before it goes into the URL (scrubbing would rewrite it every frame). */
+const replayURLDelayMs = 400;
 
 const app = {
   state: readViewState(location.search),
@@ -32,6 +38,10 @@ const app = {
   latest: {},
   framesRendered: 0,
   firstTreeMarked: false,
+  replaying: false,
+  replayStatus: "idle",
+  replayURLTimer: 0,
+  replayURLWanted: "",
   frameRequested: false,
   ackPending: false,
   countersDrawnAt: 0,
@@ -110,6 +120,23 @@ const app = {
     app.panels.write.fill(values);
   },
 
+  /** Loads a recording the reader chose or dropped (a File); its progress shows in the Replay tab. */
+  loadRecording(file) {
+    app.bridge.post({ type: "replay", action: "load-file", file });
+    app.setState({ panel: "replay", replay: "", seq: 0 });
+  },
+
+  /** @param {string} id a recording the server lists (`fixtures/checkout-session.kslog`) */
+  openServerRecording(id) {
+    app.bridge.post({ type: "replay", action: "load-server", id, seq: 0 });
+    app.setState({ replay: id, seq: 0 });
+  },
+
+  exitReplay() {
+    app.bridge.post({ type: "replay", action: "exit" });
+    app.setState({ replay: "", seq: 0 });
+  },
+
   /** The benchmark's mark: the first time a store's tree is in the DOM. */
   markFirstTree() {
     if (app.firstTreeMarked) return;
@@ -125,7 +152,11 @@ function renderFrame() {
     const now = performance.now();
     const counters = now - app.countersDrawnAt >= counterRefreshMs;
     if (counters) app.countersDrawnAt = now;
+    followReplay(latest.replay);
+    app.drawnReplaySeq = latest.replay?.seq ?? null;
     app.header.render(latest, counters);
+    app.recordButton.render(latest.recordings, app.replaying);
+    app.replayBar.render(latest.replay);
     app.tabs.render(app.state.panel, counters ? { log: latest.stats?.entriesKept, subscriptions: latest.stats?.subscriptions } : null);
     app.banners.render(latest.problems, latest.conn);
     app.panels[app.state.panel].render(latest);
@@ -138,6 +169,38 @@ function renderFrame() {
     app.ackPending = false;
     app.bridge.post({ type: "ack" });
   }
+}
+
+/**
+ * Follows the replay's state: into time travel (the live-only tabs off, to the Stores tab when the Replay tab was
+ * showing the progress) and out of it, its seq into the URL once it stays put, and a failed load as a toast.
+ * @param {any} replay the worker's replay section
+ */
+function followReplay(replay) {
+  if (!replay) return;
+  const replaying = Boolean(replay.active);
+  if (replaying !== app.replaying) {
+    app.replaying = replaying;
+    app.tabs.disable(replaying ? livePanels : [], "shows the live server only; exit the replay first");
+    if (replaying && (app.state.panel === "replay" || livePanels.includes(app.state.panel))) app.setState({ panel: "stores" });
+  }
+  if (replay.status !== app.replayStatus) {
+    app.replayStatus = replay.status;
+    if (replay.status === "error") {
+      // The Replay tab shows the reason; elsewhere (a reload with a recording that is gone), a toast does.
+      if (app.state.panel !== "replay") app.toasts.show(replay.message, "error");
+      if (app.state.replay) app.setState({ replay: "", seq: 0 });
+    }
+  }
+  // A server recording's place goes into the URL (an uploaded file cannot be found again after a reload).
+  if (!replaying || !replay.id || replay.playing) return;
+  const wanted = { replay: replay.id, seq: replay.seq };
+  const key = `${wanted.replay}\u0000${wanted.seq}`;
+  if ((app.state.replay === wanted.replay && app.state.seq === wanted.seq) || key === app.replayURLWanted) return;
+  // Frames keep coming while the live server changes: the timer restarts only when the seq moves.
+  app.replayURLWanted = key;
+  clearTimeout(app.replayURLTimer);
+  app.replayURLTimer = setTimeout(() => app.setState(wanted), replayURLDelayMs);
 }
 
 function showPanel() {
@@ -170,7 +233,12 @@ function onKey(event) {
   }
   const number = Number(event.key);
   if (Number.isInteger(number) && number >= 1 && number <= panels.length) {
-    app.setState({ panel: panels[number - 1] });
+    if (!(app.replaying && livePanels.includes(panels[number - 1]))) app.setState({ panel: panels[number - 1] });
+    event.preventDefault();
+    return;
+  }
+  if (app.replaying && (event.key === "," || event.key === ".")) {
+    app.bridge.post({ type: "replay", action: "step", delta: event.key === "," ? -1 : 1 });
     event.preventDefault();
     return;
   }
@@ -191,6 +259,9 @@ function start() {
     },
   });
   app.header = new Header(document.getElementById("topbar"));
+  app.recordButton = new RecordButton(app);
+  app.header.actions.append(app.recordButton.element);
+  app.replayBar = new ReplayBar(document.getElementById("replaybar"), app);
   app.tabs = new Tabs(document.getElementById("tabs"), panels, (panel) => app.setState({ panel }));
   app.banners = new Banners(document.getElementById("banners"), (key) => app.bridge.post({ type: "dismiss", key }));
   app.toasts = new Toasts(document.getElementById("toasts"));
@@ -203,10 +274,22 @@ function start() {
     tunables: new TunablesPanel(app),
     preferences: new PreferencesPanel(app),
     watches: new WatchesPanel(app),
+    replay: new ReplayPanel(app),
   };
   document.getElementById("panels").append(...Object.values(app.panels).map((panel) => panel.element));
   showPanel();
   document.addEventListener("keydown", onKey);
+  // A file dropped anywhere on the page is a recording to replay (rather than a page the browser opens instead).
+  const carriesFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes("Files");
+  document.addEventListener("dragover", (event) => {
+    if (carriesFiles(event)) event.preventDefault();
+  });
+  document.addEventListener("drop", (event) => {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    const file = event.dataTransfer.files[0];
+    if (file) app.loadRecording(file);
+  });
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   app.bridge.post({ type: "start", url: `${scheme}://${location.host}/ws`, token: app.state.token, state: app.state });
   // For the benchmark harness: counters it can read at any time.
@@ -215,6 +298,14 @@ function start() {
     entriesReceived: app.latest.stats?.entriesReceived ?? 0,
     entriesKept: app.latest.stats?.entriesKept ?? 0,
     framesRendered: app.framesRendered,
+    // The replay as the worker last reported it, and the seq of the last frame drawn (the replay benchmark's
+    // jumps end when a frame shows their seq).
+    replay: app.latest.replay ? {
+      status: app.latest.replay.status, message: app.latest.replay.message, active: app.latest.replay.active,
+      seq: app.latest.replay.seq ?? null, events: app.latest.replay.events ?? null, drawnSeq: app.drawnReplaySeq ?? null,
+      loadMs: app.latest.replay.loadMs ?? null, seekMs: app.latest.replay.seekMs ?? null,
+      indexBytes: app.latest.replay.indexBytes ?? null, checkpointEvery: app.latest.replay.checkpointEvery ?? null,
+    } : { status: "idle", active: false, seq: null, drawnSeq: null },
   });
   app.requestFrame();
 }

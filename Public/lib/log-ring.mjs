@@ -33,11 +33,14 @@ class StoreCodes {
 }
 
 export class LogRing {
-  /** @param {number} capacity the most entries kept; older ones are dropped */
-  constructor(capacity) {
+  /**
+   * @param {number} capacity the most entries kept; older ones are dropped
+   * @param {number} [firstNumber] the first entry's number (a replay's ring numbers its entries apart from the live one's)
+   */
+  constructor(capacity, firstNumber = 0) {
     this.stores = new StoreCodes();
-    this.end = 0;
-    this.floor = 0; // entries before it are gone (cleared by the user, or dropped by a resize)
+    this.end = firstNumber;
+    this.floor = firstNumber; // entries before it are gone (cleared by the user, or dropped by a resize)
     this.allocate(capacity);
   }
 

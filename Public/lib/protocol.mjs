@@ -153,7 +153,13 @@ function decodeEntry(entry, raw) {
   return result;
 }
 
-function decodeSubscriptions(list) {
+/**
+ * Checks a subscription list (PROTOCOL.md's shape) and gives its items a plain shape.
+ * @param {any[]} list
+ * @returns {Subscription[]}
+ * @throws {ProtocolError}
+ */
+export function decodeSubscriptions(list) {
   return list.map((item, i) => {
     const where = `subscription ${i}`;
     if (!isMap(item)) throw new ProtocolError(`${where} should be an object`);
@@ -178,6 +184,8 @@ function decodeReply(message) {
     const result = message.get("result");
     const seq = result instanceof Map ? result.get("seq") : undefined;
     reply.seq = isInteger(seq) ? seq : null;
+    // Requests that answer more than a seq (rewind) get their whole result too.
+    if (result instanceof Map && [...result.keys()].some((key) => key !== "seq")) reply.result = result;
   } else {
     const error = member(message, "error", isMap, "an object", "reply");
     reply.error = {

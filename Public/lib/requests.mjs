@@ -49,6 +49,15 @@ export function revertRequest(id, seq) {
   return `{"id":${id},"type":"revert","seq":${seq}}`;
 }
 
+/**
+ * Puts every live store back as it was at change `seq`, undoing every change after it (docs/recording.md "Rewind").
+ * @param {number} id
+ * @param {number} seq
+ */
+export function rewindRequest(id, seq) {
+  return `{"id":${id},"type":"rewind","seq":${seq}}`;
+}
+
 /** @param {number} id */
 export function resyncRequest(id) {
   return `{"id":${id},"type":"resync"}`;

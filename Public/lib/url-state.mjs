@@ -1,8 +1,11 @@
 // The view in the page's URL, so a reload or a shared link lands in the same place: the panel, the selected store
 // and path, the tree search, the log's filters, order, size limit and selected entry, the Preferences panel's
-// segment and search. The token stays in the URL.
+// segment and search, and the server recording being replayed with its seq. The token stays in the URL.
 
-export const panels = ["stores", "log", "history", "subscriptions", "write", "tunables", "preferences", "watches"];
+export const panels = ["stores", "log", "history", "subscriptions", "write", "tunables", "preferences", "watches", "replay"];
+
+/** The panels that show the live server only (hidden while time travelling: a replay is read-only). */
+export const livePanels = ["write", "tunables", "preferences", "watches"];
 
 /** The Preferences panel's segments (as in preferences.mjs). */
 const preferenceSegments = ["all", "userDefaults", "secrets"];
@@ -13,8 +16,9 @@ export const defaultLogLimit = 100_000;
 /**
  * @typedef {{token: string, panel: string, store: string, path: string, search: string,
  *   filter: import("./log-filter.mjs").LogFilter, order: "newest"|"oldest", limit: number, entry: number|null,
- *   prefSegment?: string, prefSearch?: string}} ViewState   the Preferences panel's segment and search are absent
- *   while at their defaults ("all", "")
+ *   prefSegment?: string, prefSearch?: string, replay?: string, seq?: number}} ViewState   the Preferences
+ *   panel's segment and search are absent while at their defaults ("all", ""); `replay` (a server recording's id,
+ *   `fixtures/checkout-session.kslog`) and `seq` while one is replayed
  */
 
 /**
@@ -40,6 +44,11 @@ export function readViewState(search) {
   };
   if (preferenceSegments.includes(text("pseg")) && text("pseg") !== "all") state.prefSegment = text("pseg");
   if (text("pq")) state.prefSearch = text("pq");
+  const seq = Number(query.get("seq"));
+  if (/^[^/]+\/[^/]+$/.test(text("replay"))) {
+    state.replay = text("replay");
+    state.seq = query.has("seq") && Number.isInteger(seq) && seq >= 0 ? seq : 0;
+  }
   return state;
 }
 
@@ -67,5 +76,9 @@ export function writeViewState(state) {
   put("entry", state.entry, null);
   put("pseg", state.prefSegment, "all");
   put("pq", state.prefSearch);
+  if (state.replay) {
+    put("replay", state.replay);
+    put("seq", state.seq ?? 0);
+  }
   return `?${query}`;
 }

@@ -133,3 +133,17 @@ export function placeChildren(parent, children) {
   });
   while (parent.children.length > children.length) parent.lastElementChild.remove();
 }
+
+/**
+ * Saves a Blob as a download named `name` (a recording fetched with the token, which a plain link could not send).
+ * @param {Blob} blob
+ * @param {string} name
+ */
+export function saveBlob(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const link = h("a", { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

@@ -1,5 +1,5 @@
-// The top bar: which server this is (name, pid, version), the connection state, the read-only badge and the
-// live counters.
+// The top bar: which server this is (name, pid, version), the connection state, the read-only badge, the Record
+// button and the live counters. While time travelling it names the recording and says "replay".
 
 import { formatCount } from "../../lib/format.mjs";
 import { h, icon, setAttr, setProp, setText } from "./dom.mjs";
@@ -9,6 +9,7 @@ const phaseText = {
   connected: "connected",
   reconnecting: "reconnecting…",
   stopped: "not connected",
+  replay: "replay",
 };
 
 export class Header {
@@ -27,34 +28,42 @@ export class Header {
     }, icon("lock"), "read-only");
     this.seq = h("span", { className: "stat", title: "Last change applied to the dashboard's copy of the stores" });
     this.rate = h("span", { className: "stat", title: "Changes per second arriving from the server" });
+    /** Where the page puts the top bar's actions (the Record button). */
+    this.actions = h("span", { className: "topbar-actions" });
     element.append(
       h("span", { className: "brand" }, icon("logo"), h("span", { className: "brand-name", textContent: "Keyscope" })),
       h("span", { className: "server" }, this.name, this.meta),
       this.state,
       this.readOnly,
       h("span", { className: "topbar-spacer" }),
+      this.actions,
       this.rate,
       this.seq,
     );
   }
 
   /**
-   * @param {{conn?: any, stats?: any}} latest
+   * @param {{conn?: any, stats?: any, replay?: any}} latest
    * @param {boolean} counters whether to redraw the counters too
    */
-  render({ conn, stats }, counters) {
+  render({ conn, stats, replay }, counters) {
     if (conn) {
       const server = conn.server;
+      const replaying = conn.phase === "replay";
       setText(this.name, server ? server.name : "Keyscope");
-      setText(this.meta, server ? `pid ${server.pid} · v${server.version}` : "");
+      setText(this.meta, replaying && replay?.events !== undefined
+        ? `recording · ${formatCount(replay.events)} events${replay.source?.name ? ` · from ${replay.source.name}` : ""}`
+        : server ? `pid ${server.pid} · v${server.version}` : "");
       let text = phaseText[conn.phase] ?? conn.phase;
       if (conn.phase === "reconnecting" && conn.attempt > 0) text = `reconnecting… (attempt ${conn.attempt})`;
       if (conn.phase === "connected" && conn.outOfSync) text = "connected · resyncing";
       setText(this.stateText, text);
       setAttr(this.state, "data-phase", conn.phase);
-      setAttr(this.state, "title", conn.reason || text);
-      setProp(this.readOnly, "hidden", !conn.readOnly);
-      document.title = server ? `${conn.phase === "connected" ? "" : "◌ "}${server.name} · Keyscope` : "Keyscope";
+      setAttr(this.state, "title", replaying ? "Time travelling in a recording: nothing here is live" : conn.reason || text);
+      setProp(this.readOnly, "hidden", !conn.readOnly || replaying);
+      document.title = !server ? "Keyscope"
+        : replaying ? `${server.name} (replay) · Keyscope`
+        : `${conn.phase === "connected" ? "" : "◌ "}${server.name} · Keyscope`;
     }
     if (stats && counters) {
       setText(this.seq, stats.seq === null ? "seq —" : `seq ${formatCount(stats.seq)}`);

@@ -1,8 +1,10 @@
 // The selected log entry in full: its transaction, every patch with old → new (a structural diff for objects and
-// arrays), the raw JSON as the server sent it, and actions (revert, key history, show in tree).
+// arrays), the raw JSON as the server sent it, and actions (revert, rewind the stores to it, key history, show in
+// tree; while time travelling, travel to it).
 
 import { splitStoreId } from "../../lib/protocol.mjs";
 import { h, icon } from "./dom.mjs";
+import { RewindConfirm } from "./rewind-confirm.mjs";
 import { valueElement } from "./value-view.mjs";
 
 const changeSigns = { added: "+", removed: "−", changed: "~" };
@@ -13,13 +15,16 @@ export class LogDetail {
     this.app = app;
     this.onClose = onClose;
     this.element = h("aside", { className: "log-detail", hidden: true, attrs: { "data-testid": "log-detail", "aria-label": "Selected change" } });
+    this.rewind = new RewindConfirm(app);
   }
 
   /** @param {any} detail the worker's detail section, null to close */
   render(detail) {
     this.element.hidden = !detail;
+    if (!detail || detail.seq !== this.rewind.seq) this.rewind.close();
     if (!detail) return;
     const { app } = this;
+    const replaying = Boolean(app.latest.replay?.active);
     const [scope, storage] = splitStoreId(detail.store);
     const head = h("div", { className: "detail-head" },
       h("span", { className: "detail-title" },
@@ -39,10 +44,22 @@ export class LogDetail {
         : app.readOnly() ? "The server is read-only" : detail.epochOld ? "This change came from an earlier server process" : "";
       actions.append(revert);
     }
+    if (detail.kind !== "gap" && !replaying && !app.readOnly() && !detail.epochOld) {
+      actions.append(h("button", {
+        type: "button", className: "button", title: "Undo every change after this one in the live stores (asks first)",
+        attrs: { "data-testid": "detail-rewind" }, on: { click: () => this.rewind.ask(detail.seq) },
+      }, icon("history"), "Rewind stores to here"));
+    }
+    if (detail.kind !== "gap" && replaying) {
+      actions.append(h("button", {
+        type: "button", className: "button", title: "Move the replay to this change",
+        attrs: { "data-testid": "detail-travel" }, on: { click: () => app.bridge.post({ type: "replay", action: "seek", seq: detail.seq }) },
+      }, icon("play"), `Travel to #${detail.seq}`));
+    }
     const patches = h("div", { className: "patches" }, ...detail.patches.map((patch) => this.patch(detail, patch)));
     if (detail.kind === "gap") patches.append(h("p", { className: "muted", textContent: `The server did not send changes ${detail.from}…${detail.to} (the dashboard was too far behind); it sent a snapshot instead.` }));
     const raw = h("details", { className: "raw" }, h("summary", { textContent: "Raw JSON" }), h("pre", { className: "raw-json", textContent: detail.raw }));
-    this.element.replaceChildren(head, facts, actions, patches, raw);
+    this.element.replaceChildren(head, facts, actions, this.rewind.element, patches, raw);
   }
 
   patch(detail, patch) {

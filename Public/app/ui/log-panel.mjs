@@ -59,7 +59,8 @@ export class LogPanel {
 
   emptyText() {
     const f = this.app.state.filter;
-    return f.store || f.path || f.op || f.text ? "No entry matches the filters." : "No changes yet. They appear here as the stores change.";
+    if (f.store || f.path || f.op || f.text) return "No entry matches the filters.";
+    return this.app.latest.replay?.active ? "No events before this point of the recording." : "No changes yet. They appear here as the stores change.";
   }
 
   applyFilter() {
@@ -164,6 +165,10 @@ export class LogPanel {
     setClass(this.pause, "button-accent", log.paused);
     setAttr(this.pause, "aria-pressed", String(log.paused));
     this.renderLimit(log.limit);
+    // While time travelling the log holds the events before the selected one: its size is the replay's window.
+    const replaying = Boolean(latest.replay?.active);
+    setProp(this.limit, "disabled", replaying);
+    setProp(this.limit, "title", replaying ? "While time travelling, the log holds the events just before the selected one" : "Entries the dashboard keeps; older ones are dropped");
     // Filters and a pause show fewer rows than the log keeps; say both then.
     setText(this.counts, log.count === log.kept ? `${formatCount(log.kept)} kept` : `${formatCount(log.count)} shown · ${formatCount(log.kept)} kept`);
     if (this.generation !== log.generation) {

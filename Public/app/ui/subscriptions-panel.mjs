@@ -31,16 +31,18 @@ export class SubscriptionsPanel {
   /** @param {any} latest */
   render(latest) {
     const rows = latest.subscriptions;
-    const now = latest.now ?? Date.now();
+    // While time travelling, ages count from the selected event's recorded time.
+    const now = latest.replay?.active ? latest.replay.timeMs : latest.now ?? Date.now();
     // Ages tick every second even when the list does not change.
-    if (rows === this.rows && now - this.lastRender < 1000) return;
+    if (rows === this.rows && Math.abs(now - this.lastRender) < 1000) return;
     this.rows = rows ?? [];
     this.lastRender = now;
     const hot = new Set(this.rows.filter((r) => r.hot).map((r) => `${r.store}\u0000${r.path}`)).size;
     const missing = this.rows.filter((r) => r.missing).length;
     setText(this.summary, `${formatCount(this.rows.length)} subscription${this.rows.length === 1 ? "" : "s"} · ${hot} hot path${hot === 1 ? "" : "s"} · ${missing} to missing paths`);
     if (this.rows.length === 0) {
-      this.body.replaceChildren(h("tr", {}, h("td", { colSpan: 8, className: "empty", textContent: "No live subscriptions." })));
+      const none = latest.replay?.active ? "No subscriptions at this point of the recording (or none were recorded)." : "No live subscriptions.";
+      this.body.replaceChildren(h("tr", {}, h("td", { colSpan: 8, className: "empty", textContent: none })));
       return;
     }
     this.body.replaceChildren(...this.rows.slice(0, rowLimit).map((row) => this.row(row, now)));

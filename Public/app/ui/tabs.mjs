@@ -1,10 +1,10 @@
-// The panel tabs. Each is a button with a stable test id (tab-stores, tab-log, …) and a key (1…8).
+// The panel tabs. Each is a button with a stable test id (tab-stores, tab-log, …) and a key (1…9).
 
 import { formatCount } from "../../lib/format.mjs";
 import { h, setAttr, setText } from "./dom.mjs";
 
 const labels = { stores: "Stores", log: "Log", history: "History", subscriptions: "Subscriptions", write: "Write", tunables: "Tunables",
-  preferences: "Preferences", watches: "Watches" };
+  preferences: "Preferences", watches: "Watches", replay: "Replay" };
 
 export class Tabs {
   /**
@@ -29,6 +29,20 @@ export class Tabs {
       this.counts.set(panel, count);
       element.append(button);
     });
+  }
+
+  /**
+   * Turns off the tabs of panels that cannot be shown now (the live-only ones while time travelling).
+   * @param {string[]} panels
+   * @param {string} reason the disabled tabs' tooltip
+   */
+  disable(panels, reason) {
+    for (const [panel, button] of this.buttons) {
+      const off = panels.includes(panel);
+      if (button.disabled === off) continue;
+      button.disabled = off;
+      button.title = off ? `${labels[panel]}: ${reason}` : `${labels[panel]} (${[...this.buttons.keys()].indexOf(panel) + 1})`;
+    }
   }
 
   /**

@@ -173,7 +173,7 @@ export class TreeView {
   /** Starts editing a value in its row; containers go to the write form instead. */
   async startEdit(row) {
     if (this.app.readOnly()) {
-      this.app.toast("This server is read-only: writes are refused.", "error");
+      this.app.toast(this.app.replaying ? "A replay is read-only: exit it to write to the live server." : "This server is read-only: writes are refused.", "error");
       return;
     }
     const answer = await this.app.bridge.ask({ type: "value", store: this.store, path: row.path });

@@ -184,6 +184,7 @@ export class WritePanel {
    */
   record(request, reply) {
     const what = request.kind === "revert" ? `revert #${request.seq}`
+      : request.kind === "rewind" ? `rewind the stores to #${request.seq}`
       : request.kind === "transaction" ? `transaction of ${request.ops.length} op${request.ops.length === 1 ? "" : "s"} on ${request.store}`
       : `${request.op.op} ${request.op.path || "(root)"} on ${request.store}`;
     this.results.unshift({ time: new Date().toLocaleTimeString("en-GB"), what, reply });

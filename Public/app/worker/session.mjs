@@ -3,7 +3,7 @@
 // messages (already text) and answers the questions the view models ask.
 
 import { FilteredLog, compileFilter, noFilter } from "../../lib/log-filter.mjs";
-import { LogRing } from "../../lib/log-ring.mjs";
+import { LogRing, opBits } from "../../lib/log-ring.mjs";
 import { LogView } from "../../lib/log-view.mjs";
 import { Mirror, MirrorError } from "../../lib/mirror.mjs";
 import { ProtocolError, decodeServerMessage } from "../../lib/protocol.mjs";
@@ -18,14 +18,15 @@ const noticeLifetimeMs = 15_000;
 
 export class Session {
   /**
-   * @param {{limit: number, send: (text: string) => boolean, now?: () => number}} options
-   *   `send` sends a request to the server and says whether it could
+   * @param {{limit: number, send: (text: string) => boolean, now?: () => number, firstEntry?: number}} options
+   *   `send` sends a request to the server and says whether it could; `firstEntry` numbers the log's entries from
+   *   there (a replay's session keeps its numbers apart from the live one's)
    */
-  constructor({ limit, send, now = () => Date.now() }) {
+  constructor({ limit, send, now = () => Date.now(), firstEntry = 0 }) {
     this.send = send;
     this.now = now;
     this.mirror = new Mirror();
-    this.ring = new LogRing(limit);
+    this.ring = new LogRing(limit, firstEntry);
     this.filtered = new FilteredLog(this.ring);
     this.logView = new LogView(this.filtered);
     this.filter = noFilter;
@@ -198,6 +199,28 @@ export class Session {
       onReply({ ok: false, error: { code: "offline", message: "The connection dropped before the server replied; check the log to see whether the change was made." } });
     }
     this.pending.clear();
+  }
+
+  /**
+   * What rewinding the stores to change `seq` would undo, as far as this log tells: how many changes come after it
+   * (up to the last one applied), the stores of those the log holds, and whether it holds all of them.
+   * @param {number} seq
+   * @returns {{seq: number, last: number, count: number, stores: string[], events: number, complete: boolean}}
+   */
+  rewindPreview(seq) {
+    const { ring, epoch } = this;
+    const last = Math.max(seq, this.mirror.seq ?? seq);
+    const stores = new Set();
+    let events = 0;
+    let seen = 0;
+    const at = ring.find(seq, epoch);
+    for (let n = at < 0 ? ring.end : at + 1; n < ring.end; n++) {
+      if (ring.epoch(n) !== epoch || (ring.flag(n) & opBits.gap) !== 0) continue;
+      seen++;
+      stores.add(ring.store(n));
+      if (ring.flag(n) & opBits.event) events++;
+    }
+    return { seq, last, count: last - seq, stores: [...stores].sort(), events, complete: at >= 0 && seen === last - seq };
   }
 
   /**

@@ -42,6 +42,12 @@ export class UpdateBuilder {
     this.logViewVersion++;
   }
 
+  /** Forgets what was sent, so the next update has every section (the page was showing another session's). */
+  forget() {
+    for (const key of Object.keys(this.sent)) this.sent[key] = typeof this.sent[key] === "string" ? "" : -1;
+    this.logViewVersion++;
+  }
+
   /** Changes per second over the last couple of seconds. */
   entryRate(now) {
     const { rateSamples, session } = this;

@@ -1,0 +1,207 @@
+// The server's recordings in the worker (docs/recording.md "HTTP"): the listing (`GET /api/recordings`, read when
+// the page starts, so the Record button knows whether the server keeps recordings and finds one in progress after a
+// reload, when the Replay tab is shown and after each recording ends), the Record button's recording
+// (`POST /api/recordings`, its event count polled every second, `POST …/stop`), and downloads of listed files.
+
+import { parseJSON } from "../../lib/json-reader.mjs";
+import { endedText, readRecordingStatus, readRecordingsListing, recordingPath } from "../../lib/recordings.mjs";
+import { errorOf } from "./tunables-model.mjs";
+
+/** While a recording runs, its status is read this often. */
+export const pollIntervalMs = 1000;
+
+/** @typedef {"idle"|"loading"|"ready"|"none"|"error"} RecordingsStatus */
+
+export class RecordingsModel {
+  /**
+   * @param {import("./session.mjs").Session} session the live session (its banners report what went wrong)
+   * @param {{origin: string, token: string, onChange: () => void, fetch?: typeof fetch,
+   *   clock?: {setRepeat?: (f: () => void, ms: number) => any, clearRepeat?: (t: any) => void}}} options
+   */
+  constructor(session, { origin, token, onChange, fetch = (...args) => globalThis.fetch(...args), clock = {} }) {
+    Object.assign(this, { session, origin, token, onChange, fetch });
+    this.setRepeat = clock.setRepeat ?? ((f, ms) => setInterval(f, ms));
+    this.clearRepeat = clock.clearRepeat ?? ((t) => clearInterval(t));
+    /** @type {RecordingsStatus} */
+    this.status = "idle";
+    this.message = "";
+    /** @type {import("../../lib/recordings.mjs").RecordingFile[]} */
+    this.files = [];
+    /** @type {import("../../lib/recordings.mjs").RecordingStatus[]} */
+    this.active = [];
+    /** @type {import("../../lib/recordings.mjs").RecordingStatus|null} the recording the Record button runs */
+    this.recording = null;
+    /** @type {""|"starting"|"stopping"} */
+    this.busy = "";
+    this.poll = null;
+    this.version = 0;
+    this.sent = -1;
+  }
+
+  headers(extra = {}) {
+    return { Authorization: `Bearer ${this.token}`, ...extra };
+  }
+
+  /** `GET /api/recordings`: the files and the recordings in progress. */
+  async load() {
+    if (this.status !== "ready") this.status = "loading";
+    this.changed();
+    try {
+      const response = await this.fetch(`${this.origin}/api/recordings`, { headers: this.headers(), cache: "no-store" });
+      const body = await response.text();
+      if (response.status === 200) {
+        const listing = readRecordingsListing(parseJSON(body));
+        this.files = listing.recordings;
+        this.active = listing.active;
+        this.status = "ready";
+        this.message = "";
+        this.follow();
+      } else if (response.status === 404) {
+        this.unavailable(errorOf(body, response.status).message);
+      } else {
+        const error = errorOf(body, response.status);
+        this.status = "error";
+        this.message = `GET /api/recordings answered ${response.status}: ${error.code ? `${error.code}: ` : ""}${error.message}`;
+      }
+    } catch (error) {
+      this.status = "error";
+      this.message = `Could not read the recordings: ${error.message}`;
+    }
+    this.changed();
+  }
+
+  /** The server keeps no recordings (404 `no_recordings`, or no such route): upload is all there is. */
+  unavailable(message) {
+    this.status = "none";
+    this.message = message;
+    this.files = [];
+    this.active = [];
+    this.recording = null;
+    this.stopPolling();
+  }
+
+  /** Keeps the Record button's recording up to date from the listing; says so when it ended by itself. */
+  follow() {
+    const mine = this.recording ?? this.active.find((status) => status.state === "recording") ?? null;
+    if (!mine) return;
+    const now = this.active.find((status) => status.id === mine.id);
+    if (now && now.state === "recording") {
+      this.recording = now;
+      this.startPolling();
+      return;
+    }
+    if (this.busy === "stopping") return;
+    this.recording = null;
+    this.stopPolling();
+    if (now) this.session.report("recording", endedText(now), "notice");
+  }
+
+  startPolling() {
+    if (this.poll === null) this.poll = this.setRepeat(() => this.load(), pollIntervalMs);
+  }
+
+  stopPolling() {
+    if (this.poll !== null) this.clearRepeat(this.poll);
+    this.poll = null;
+  }
+
+  /**
+   * Starts a recording of the service (`POST /api/recordings` with `{}`).
+   * @returns {Promise<{ok: boolean, message: string}>}
+   */
+  async start() {
+    this.busy = "starting";
+    this.changed();
+    const answer = await this.post("/api/recordings", "start the recording");
+    this.busy = "";
+    if (answer.ok) {
+      this.recording = readRecordingStatus(answer.body.get("recording"));
+      this.startPolling();
+      this.load();
+    }
+    this.changed();
+    return { ok: answer.ok, message: answer.message };
+  }
+
+  /**
+   * Stops the Record button's recording, then downloads its file.
+   * @returns {Promise<{ok: boolean, message: string, blob?: Blob, name?: string, events?: number}>}
+   */
+  async stop() {
+    const recording = this.recording;
+    if (!recording) return { ok: false, message: "No recording is running." };
+    this.busy = "stopping";
+    this.changed();
+    const answer = await this.post(`${recordingPath(recording.id)}/stop`, `stop ${recording.name}`);
+    this.busy = "";
+    if (!answer.ok) {
+      this.changed();
+      return { ok: false, message: answer.message };
+    }
+    const ended = readRecordingStatus(answer.body.get("recording")) ?? recording;
+    this.recording = null;
+    this.stopPolling();
+    this.load();
+    const file = await this.download(ended.id);
+    return { ...file, events: ended.events };
+  }
+
+  /**
+   * Fetches a listed recording's file with the token, for the page to save.
+   * @param {string} id
+   * @returns {Promise<{ok: boolean, message: string, blob?: Blob, name?: string}>}
+   */
+  async download(id) {
+    const name = id.slice(id.indexOf("/") + 1);
+    try {
+      const response = await this.fetch(`${this.origin}${recordingPath(id)}`, { headers: this.headers(), cache: "no-store" });
+      if (response.status !== 200) {
+        const error = errorOf(await response.text(), response.status);
+        return this.refused(`Could not download ${name}: ${error.code ? `${error.code}: ` : ""}${error.message}`);
+      }
+      return { ok: true, message: "", blob: await response.blob(), name };
+    } catch (error) {
+      return this.refused(`Could not download ${name}: ${error.message}`);
+    }
+  }
+
+  /** A POST with the body `{}`; the answer's JSON body when it worked, else the reason (also as a banner). */
+  async post(path, what) {
+    try {
+      const response = await this.fetch(`${this.origin}${path}`, {
+        method: "POST", headers: this.headers({ "Content-Type": "application/json" }), body: "{}", cache: "no-store",
+      });
+      const text = await response.text();
+      if (response.status >= 200 && response.status < 300) return { ok: true, message: "", body: parseJSON(text) };
+      const error = errorOf(text, response.status);
+      // A server without recordings says `no_recordings`; one that predates them has no such route at all.
+      if (response.status === 404 && (error.code === "no_recordings" || path === "/api/recordings")) {
+        this.unavailable(error.message);
+        return this.refused("This server keeps no recordings: load a .kslog file in the Replay tab instead.");
+      }
+      return this.refused(`Could not ${what}: ${error.code ? `${error.code}: ` : ""}${error.message}`);
+    } catch (error) {
+      return this.refused(`Could not ${what}: ${error.message}`);
+    }
+  }
+
+  refused(message) {
+    this.session.report("recording", message, "notice");
+    this.changed();
+    return { ok: false, message };
+  }
+
+  changed() {
+    this.version++;
+    this.onChange();
+  }
+
+  /** The section of the next update, or undefined when the page has it already. */
+  build() {
+    if (this.sent === this.version) return undefined;
+    this.sent = this.version;
+    return {
+      status: this.status, message: this.message, files: this.files, active: this.active, recording: this.recording, busy: this.busy,
+    };
+  }
+}

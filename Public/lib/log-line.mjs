@@ -1,0 +1,159 @@
+// One line of a recording (LOG-FORMAT.md, VALUES.md): its time, its store id, its patches read with the fields each
+// op needs, and whether a patch applies to a state as it stands (`old` equal to the value there, presence included),
+// as `keyscope replay` checks them.
+
+import { stringifyValue } from "./json-writer.mjs";
+import { valueAt } from "./mirror.mjs";
+import { valuesEqual } from "./values.mjs";
+
+const patchOps = new Set(["set", "insert", "remove", "merge"]);
+export const versionPattern = /^\d+\.\d+\.\d+$/;
+const timePattern = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})\.(\d{6})[Zz]$/;
+
+/**
+ * Microseconds since 1970 of a LOG-FORMAT.md time (`YYYY-MM-DDTHH:MM:SS.ffffffZ`, UTC, six fraction digits).
+ * @param {string} text
+ * @returns {number}
+ * @throws {Error} saying what is wrong
+ */
+export function parseLogTime(text) {
+  // Events come many to a second: the date and time of day are read once per second of them.
+  const code = text.charCodeAt(26);
+  if (text.length === 27 && text.startsWith(lastSecond.prefix) && text.charCodeAt(19) === 0x2e && (code === 0x5a || code === 0x7a)) {
+    const fraction = text.slice(20, 26);
+    if (fractionPattern.test(fraction)) return lastSecond.micros + Number(fraction);
+  }
+  const match = timePattern.exec(text);
+  if (!match) throw new Error(`"${text}" is not an RFC 3339 UTC time with microseconds (YYYY-MM-DDTHH:MM:SS.ffffffZ)`);
+  const [year, month, day, hour, minute, second, fraction] = match.slice(1).map(Number);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) throw new Error(`"${text}" is not a date that exists`);
+  if (hour > 23 || minute > 59 || second > 59) throw new Error(`"${text}" has a time of day out of range`);
+  const micros = (((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60 + second) * 1e6;
+  lastSecond.prefix = text.slice(0, 19);
+  lastSecond.micros = micros;
+  return micros + fraction;
+}
+
+/** The last whole second read (its text up to the seconds, `YYYY-MM-DDTHH:MM:SS`), for the next times in it. */
+const lastSecond = { prefix: "\u0000", micros: 0 };
+const fractionPattern = /^\d{6}$/;
+
+function daysInMonth(year, month) {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's days_from_civil). */
+function daysFromCivil(year, month, day) {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+/**
+ * Whether `text` is a store id (VALUES.md "Store ids"): `app` or `scenario:<id>`, then `memory`, `userPrefs`,
+ * `userPrefs:<suite>`, `file:<path>` or `backend:<namespace>`.
+ * @param {string} text
+ */
+export function isStoreId(text) {
+  const slash = text.indexOf("/");
+  if (slash < 0) return false;
+  const scope = text.slice(0, slash);
+  const storage = text.slice(slash + 1);
+  // eslint-disable-next-line no-control-regex
+  const plain = (name) => name.length > 0 && !/[/\u0000-\u001f\u007f-\u009f]/.test(name);
+  const scopeOK = scope === "app" || (scope.startsWith("scenario:") && plain(scope.slice(9)));
+  return scopeOK && (storage === "memory" || storage === "userPrefs" || (storage.startsWith("userPrefs:") && plain(storage.slice(10)))
+    || (storage.startsWith("file:") && storage.length > 5) || (storage.startsWith("backend:") && plain(storage.slice(8))));
+}
+
+/** A short text of a value (or "absent") for error messages. */
+export function describe(value) {
+  return value === undefined ? "absent" : stringifyValue(value, { maxLength: 80 });
+}
+
+/** Why a patch does not apply; thrown inside `checkPatch` and turned into a RecordingError by the caller. */
+export class PatchRefused extends Error {}
+
+/**
+ * Checks that a recorded patch applies to `root` as it stands (its `old` equal to the value there, presence
+ * included; the structure fit for the op), as `keyscope replay` checks it.
+ * @param {Map<string, any>} root
+ * @param {import("./protocol.mjs").Patch} patch
+ * @param {import("./keypath.mjs").Segment[]} segments
+ * @throws {PatchRefused}
+ */
+export function checkPatch(root, patch, segments) {
+  const { op } = patch;
+  const expect = (current, what = `"${patch.path}"`) => {
+    if (current === undefined ? patch.old !== undefined : patch.old === undefined || !valuesEqual(current, patch.old)) {
+      throw new PatchRefused(`${what} is ${describe(current)}, the patch expected ${describe(patch.old)}`);
+    }
+  };
+  if (segments.length === 0) {
+    if (op === "set") return expect(root, "the root");
+    return checkMerge(root, patch);
+  }
+  const parent = valueAt(root, segments.slice(0, -1));
+  const last = segments[segments.length - 1];
+  if (parent === undefined) throw new PatchRefused(`nothing is at the parent of "${patch.path}"`);
+  let current;
+  if (typeof last === "string") {
+    if (!(parent instanceof Map)) throw new PatchRefused(`the parent of "${patch.path}" is not an object`);
+    if (op === "insert") throw new PatchRefused("an insert needs an index");
+    current = parent.get(last);
+  } else {
+    if (!Array.isArray(parent)) throw new PatchRefused(`the parent of "${patch.path}" is not an array`);
+    const limit = op === "set" || op === "insert" ? parent.length : parent.length - 1;
+    if (typeof last !== "number" || last > limit) throw new PatchRefused(`the index in "${patch.path}" is past the end (${parent.length} elements)`);
+    current = parent[last];
+  }
+  switch (op) {
+    case "set": return expect(current);
+    case "remove": return expect(current);
+    case "merge": return checkMerge(current, patch);
+    default: return undefined; // insert: nothing was there, nothing to compare
+  }
+}
+
+function checkMerge(target, patch) {
+  if (!(target instanceof Map)) throw new PatchRefused(`a merge needs an object at "${patch.path}", it is ${describe(target)}`);
+  for (const key of patch.new.keys()) {
+    const current = target.get(key);
+    const old = patch.old.get(key);
+    if (current === undefined ? old !== undefined : old === undefined || !valuesEqual(current, old)) {
+      throw new PatchRefused(`key "${key}" of "${patch.path}" is ${describe(current)}, the patch expected ${describe(old)}`);
+    }
+  }
+}
+
+/**
+ * One patch of a line, checked for the fields its op needs (as the server's patch reader checks them).
+ * @returns {import("./protocol.mjs").Patch}
+ */
+export function readPatch(value, index, paths) {
+  const where = `patch ${index + 1}`;
+  if (!(value instanceof Map)) throw new Error(`${where} is not an object`);
+  const op = value.get("op");
+  if (!patchOps.has(op)) throw new Error(`${where}: "op" must be set, insert, remove or merge`);
+  const path = value.get("path");
+  if (typeof path !== "string") throw new Error(`${where}: "path" must be a string`);
+  let segments;
+  try {
+    segments = paths.segments(path);
+  } catch (error) {
+    throw new Error(`${where}: ${error.message}`);
+  }
+  const patch = { op, path, old: value.get("old"), new: value.get("new") };
+  if ((op === "set" || op === "insert") && patch.new === undefined) throw new Error(`${where}: a ${op} patch needs "new"`);
+  if (op === "insert" && patch.old !== undefined) throw new Error(`${where}: an insert patch has no "old"`);
+  if (op === "insert" && typeof segments[segments.length - 1] === "string") throw new Error(`${where}: an insert patch needs an index path`);
+  if (op === "remove" && (patch.old === undefined || patch.new !== undefined)) throw new Error(`${where}: a remove patch has "old" and no "new"`);
+  if (op === "merge" && (!(patch.new instanceof Map) || !(patch.old instanceof Map))) throw new Error(`${where}: a merge patch needs "old" and "new" objects`);
+  if (segments.length === 0 && (op === "insert" || op === "remove")) throw new Error(`${where}: a ${op} patch cannot address the root`);
+  if (segments.length === 0 && op === "set" && !(patch.new instanceof Map)) throw new Error(`${where}: the root must be an object`);
+  return { patch, segments };
+}
