@@ -3,6 +3,7 @@ import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopePreferences
+import KeyscopeRecording
 import KeyscopeServer
 import KeyscopeTunables
 import Logging
@@ -44,6 +45,11 @@ struct ServeCommand: AsyncParsableCommand {
             WebSocket upgrades and every non-GET request, and needs the token for everything but the dashboard's \
             files. The token is random per start unless --token or KEYSCOPE_TOKEN gives one (16 or more URL-safe \
             characters). Each HTTP connection answers one request (Connection: close); see docs/protocol.md.
+
+            Recordings (docs/recording.md): the dashboard's Record button and POST /api/recordings record the \
+            demo into --recordings (default $KEYSCOPE_HOME/recordings, else ~/.local/state/keyscope/recordings); \
+            GET /api/recordings lists those and the recordings of --offer-recordings (default the package's \
+            fixtures/recordings/) for the Replay tab.
 
             Sizes take KiB or MiB suffixes (16KiB, 4MiB).
             """
@@ -129,6 +135,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Serve no tunables at all (/tune and the tune request then answer no_tunables).")
     var noTunables = false
 
+    @Option(
+        name: .customLong("recordings"),
+        help: ArgumentHelp(
+            "Where recordings made through the inspector go (default: $KEYSCOPE_HOME/recordings, else "
+                + "~/.local/state/keyscope/recordings).",
+            valueName: "DIR"))
+    var recordingsDirectory: String?
+
+    @Option(
+        name: .customLong("offer-recordings"),
+        help: ArgumentHelp(
+            "Recordings offered for replay as fixtures/… (default: the package's fixtures/recordings/).",
+            valueName: "DIR"))
+    var offeredRecordings: String?
+
     @OptionGroup(title: "Preferences, secrets and watches")
     var preferences: PreferencesOptions
 
@@ -199,6 +220,13 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("preferences: \(error)")
         }
+        let recordings = RecordingLibrary(
+            hub: hub,
+            folder: recordingsDirectory.map { URL(fileURLWithPath: $0) }
+                ?? RecordingFolders.own(environment: ProcessInfo.processInfo.environment),
+            offered: (offeredRecordings.map { URL(fileURLWithPath: $0) } ?? RecordingFolders.offered).map { [$0] } ?? []
+        )
+        hub.recordings = recordings
         let server = InspectorServer(hub: hub, options: options)
         do {
             try server.start()
@@ -222,7 +250,9 @@ struct ServeCommand: AsyncParsableCommand {
         stop.attach(waiter)
         await waiter.value
         watcher.stop()
-        // Clients first (1001), then the stores stop changing.
+        // Recordings in progress end cleanly (everything up to now written), then clients (1001), then the stores
+        // stop changing.
+        recordings.stopAll()
         server.stop()
         await demo.stop()
         // How close the demo came to --rate, for whoever drives it hard (`--log-level notice` shows it).

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Where `keyscope serve` keeps and finds recordings when --recordings and --offer-recordings are not given.
+enum RecordingFolders {
+    /// `$KEYSCOPE_HOME/recordings`, else `~/.local/state/keyscope/recordings`.
+    static func own(environment: [String: String]) -> URL {
+        if let home = environment["KEYSCOPE_HOME"], !home.isEmpty {
+            return URL(fileURLWithPath: home).appendingPathComponent("recordings", isDirectory: true)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(
+            ".local/state/keyscope/recordings", isDirectory: true)
+    }
+
+    /// `./fixtures/recordings` when the current directory is a Keyscope checkout, else the `fixtures/recordings/`
+    /// of the package this binary was built from (as ``PublicDirectory`` finds `Public/`); `nil` when neither exists.
+    static var offered: URL? {
+        let local = URL(fileURLWithPath: "fixtures/recordings", isDirectory: true)
+        if FileManager.default.fileExists(atPath: local.appendingPathComponent("README.md").path) { return local }
+        let built = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("fixtures/recordings", isDirectory: true)
+        return FileManager.default.fileExists(atPath: built.path) ? built : nil
+    }
+}
