@@ -19,7 +19,7 @@ SHELL := bash
 FORMAT_PATHS := $(wildcard Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources)
 SWIFT_FORMAT_FLAGS := --configuration .swift-format --recursive --parallel
 
-.PHONY: help deps build run test test-swift test-js test-e2e test-browser bench bench-browser bench-tunables bench-recording format lint clean
+.PHONY: help deps build run test test-swift test-js test-e2e test-browser bench bench-browser bench-tunables bench-recording fixtures format lint clean
 
 help: ## List the targets (this text)
 	@echo "Keyscope: make TARGET [ARGS=\"...\"] [SWIFT=path/to/swift]"
@@ -86,6 +86,11 @@ bench-recording: deps ## Replay of a 1M-event recording (CLI and dashboard time 
 		.venv-e2e/bin/python Benchmarks/recording/recording_bench.py
 	KEYSCOPE_BIN="$$($(SWIFT) build -c release --show-bin-path)/keyscope" \
 		.venv-e2e/bin/python Benchmarks/browser/replay_bench.py
+
+fixtures: deps ## Record fixtures/recordings/*.kslog again with the real demo and recorder (scripts/record_fixtures.py)
+	$(SWIFT) build --product keyscope
+	$(SWIFT) build --product KeyscopeFixtureMaker
+	python3 scripts/record_fixtures.py --bin "$$($(SWIFT) build --show-bin-path)"
 
 format: ## Reformat Sources, Tests, Benchmarks and Package.swift in place with swift-format (.swift-format)
 	$(SWIFT) format format --in-place $(SWIFT_FORMAT_FLAGS) $(FORMAT_PATHS)

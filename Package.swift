@@ -172,6 +172,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The settings app that scripts/record_fixtures.py records for fixtures/recordings/preferences-session.kslog
+        // (preference edits, a secret edit and a major-version reset); run by `make fixtures` only.
+        .executableTarget(
+            name: "KeyscopeFixtureMaker",
+            dependencies: [
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeServer", "KeyscopePreferences",
+                "KeyscopeSecrets",
+            ],
+            swiftSettings: strictSettings
+        ),
         // A child process the process tests start, restart and kill -9 (persistence across restarts).
         .executableTarget(
             name: "KeyscopeTestChild",
