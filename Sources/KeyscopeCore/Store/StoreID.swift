@@ -56,7 +56,9 @@ public enum Storage: Sendable, Hashable, CustomStringConvertible {
         } else if text.hasPrefix("userPrefs:"), StoreID.isPlainName(String(text.dropFirst(10))) {
             self = .userPrefs(suite: String(text.dropFirst(10)))
         } else if text.hasPrefix("file:"), text.count > 5 {
-            self = .file(url: URL(fileURLWithPath: String(text.dropFirst(5))))
+            // `.notDirectory`: no `stat` of the path (a store file is never a directory), so parsing an id is
+            // pure and cheap (a reader parses one per log line).
+            self = .file(url: URL(filePath: String(text.dropFirst(5)), directoryHint: .notDirectory))
         } else if text.hasPrefix("backend:"), StoreID.isPlainName(String(text.dropFirst(8))) {
             self = .backend(namespace: String(text.dropFirst(8)))
         } else {
