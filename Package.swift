@@ -257,7 +257,9 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyscopeReplayTestingTests",
-            dependencies: ["KeyscopeReplayTesting", "KeyscopeRecording", "KeyscopeCore", "KeyscopeTesting"],
+            dependencies: [
+                "KeyscopeReplayTesting", "KeyscopeRecording", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
