@@ -78,7 +78,7 @@ class Generator:
     def next_event(self) -> str:
         roll = self.random.random()
         if self.checkout is None and roll < 0.002:
-            self.checkout = {"step": "address"}
+            self.checkout = {}
             return self.line({"event": "registered", "store": "scenario:checkout/memory", "version": "1.0.0",
                               "root": {}})
         if self.checkout is not None and roll < 0.004:
