@@ -30,7 +30,7 @@ extension InspectorHub {
         }
         let store = try resolveStore(change.storeID)
         let inverse = change.inverted()
-        let operations = inverse.patches.map(Self.operation(undoing:))
+        let operations = inverse.patches.map(StoreOperation.init(recording:))
         return try transactionSeq(on: store, errorContext: "change \(seq) cannot be reverted: ") { tx in
             let before = tx.get(.root) ?? .emptyObject
             var after = before
@@ -49,16 +49,6 @@ extension InspectorHub {
                 throw HubError.badRequest("the inverse of change \(seq) did not restore the state; not applied")
             }
             return (before, after)
-        }
-    }
-
-    /// The operation that records exactly `patch` on a state where the patch applies.
-    static func operation(undoing patch: StorePatch) -> StoreOperation {
-        switch patch.op {
-        case .set: .set(patch.keyPath, patch.newValue ?? .null)
-        case .insert: .insert(patch.keyPath, patch.newValue ?? .null)
-        case .remove: .remove(patch.keyPath)
-        case .merge: .merge(patch.keyPath, patch.newValue?.objectValue ?? [:])
         }
     }
 }

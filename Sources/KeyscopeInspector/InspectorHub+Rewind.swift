@@ -186,7 +186,7 @@ extension InspectorHub {
             // A transaction records no patch only when its writes fold back to the state it started from, so from
             // here on this one records a change, emitted before anything else on this thread.
             guard after != before else { return nil }
-            for patch in inverse.patches { try tx.apply(Self.operation(undoing: patch)) }
+            for patch in inverse.patches { try tx.apply(StoreOperation(recording: patch)) }
             guard tx.get(.root) == after else {
                 throw HubError.badRequest(context + "the inverse patches did not give the state they describe")
             }

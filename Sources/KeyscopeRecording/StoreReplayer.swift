@@ -76,7 +76,7 @@ public final class StoreReplayer {
         case .change(let change):
             guard !change.patches.isEmpty, let store = stores[change.storeID] else { return }
             do {
-                try store.apply(change.patches.map(Self.operation(recording:)), transactionID: change.transactionID)
+                try store.apply(change.patches.map(StoreOperation.init(recording:)), transactionID: change.transactionID)
             } catch {
                 throw RecordingError(
                     .patchDoesNotApply, line: line,
@@ -134,15 +134,6 @@ public final class StoreReplayer {
         return summary
     }
 
-    /// The operation that records exactly `patch` on a state where the patch applies (checked by ``state``).
-    static func operation(recording patch: StorePatch) -> StoreOperation {
-        switch patch.op {
-        case .set: .set(patch.keyPath, patch.newValue ?? .null)
-        case .insert: .insert(patch.keyPath, patch.newValue ?? .null)
-        case .remove: .remove(patch.keyPath)
-        case .merge: .merge(patch.keyPath, patch.newValue?.objectValue ?? [:])
-        }
-    }
 
     private func register(_ id: StoreID, version: SemanticVersion, root: StoreValue) throws(StoreError) {
         let store = KeyValueStore(id: id, version: version, root: root.objectValue ?? [:])

@@ -1,6 +1,7 @@
 import Foundation
 import KeyscopeCore
 import KeyscopeRecording
+import KeyscopeTesting
 import Testing
 
 /// The property that keeps muted recordings replayable: for random states `s`, random changes `c` made by a real
@@ -13,7 +14,7 @@ import Testing
         var masking = 0
         for run in 0..<250 {
             let seed = UInt64(batch * 1000 + run)
-            var generator = MuteValueMaker(random: MuteSplitMix(seed: seed))
+            var generator = MuteValueMaker(random: SplitMix64(seed: seed))
             let state = generator.object(depth: 3)
             let rules = try generator.rules()
             let store = KeyValueStore(id: StoreID("app/memory")!, root: state.objectValue!)
@@ -56,23 +57,10 @@ import Testing
     }
 }
 
-/// A small, fast, seedable generator (SplitMix64), so that a failure names a seed that reproduces it.
-struct MuteSplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random values over a small key vocabulary (so that patterns and paths meet often), paths into a state, and
 /// operations and rules on them.
 struct MuteValueMaker {
-    var random: MuteSplitMix
+    var random: SplitMix64
     static let keys = ["a", "b", "c", "card"]
 
     mutating func int(_ upper: Int) -> Int { Int.random(in: 0...upper, using: &random) }

@@ -23,6 +23,22 @@ public enum StoreOperation: Sendable, Hashable {
 }
 
 extension StoreOperation {
+    /// The operation that records exactly `patch` on a state where the patch applies (its `old` checked first,
+    /// e.g. with ``StoreValue/apply(patch:)``): revert, rewind and replay apply recorded patches this way.
+    ///
+    /// ```swift
+    /// let patch = StorePatch(op: .set, keyPath: "cart.total", oldValue: 90, newValue: 100)
+    /// StoreOperation(recording: patch)   // .set("cart.total", 100)
+    /// ```
+    public init(recording patch: StorePatch) {
+        switch patch.op {
+        case .set: self = .set(patch.keyPath, patch.newValue ?? .null)
+        case .insert: self = .insert(patch.keyPath, patch.newValue ?? .null)
+        case .remove: self = .remove(patch.keyPath)
+        case .merge: self = .merge(patch.keyPath, patch.newValue?.objectValue ?? [:])
+        }
+    }
+
     /// Refuses an operation that would write one of the storage's reserved top-level keys.
     func checkReserved(_ reserved: Set<String>, in store: StoreID) throws(StoreError) {
         let key: String?
