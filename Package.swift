@@ -241,7 +241,8 @@ let package = Package(
         .testTarget(
             name: "KeyscopePreferencesTests",
             dependencies: [
-                "KeyscopePreferences", "KeyscopeSecrets", "KeyscopeInspector", "KeyscopeCore", "KeyscopeTestChild",
+                "KeyscopePreferences", "KeyscopeSecrets", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore",
+                "KeyscopeTestChild",
                 openCombine,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
