@@ -76,7 +76,8 @@ public final class StoreReplayer {
         case .change(let change):
             guard !change.patches.isEmpty, let store = stores[change.storeID] else { return }
             do {
-                try store.apply(change.patches.map(StoreOperation.init(recording:)), transactionID: change.transactionID)
+                try store.apply(
+                    change.patches.map(StoreOperation.init(recording:)), transactionID: change.transactionID)
             } catch {
                 throw RecordingError(
                     .patchDoesNotApply, line: line,
@@ -133,7 +134,6 @@ public final class StoreReplayer {
         summary.finish(reader: reader, state: state)
         return summary
     }
-
 
     private func register(_ id: StoreID, version: SemanticVersion, root: StoreValue) throws(StoreError) {
         let store = KeyValueStore(id: id, version: version, root: root.objectValue ?? [:])
