@@ -190,7 +190,8 @@ func addRecordedStore(_ hub: InspectorHub, _ name: String, root: [String: StoreV
         let folder = try RecorderTempFolder()
         defer { folder.cleanUp() }
         let hub = recordedHub()
-        let store = try addRecordedStore(hub, "a", root: ["user": ["name": "Ada", "card": "card-4242"], "sessions": []])
+        let store = try addRecordedStore(
+            hub, "a", root: ["user": ["name": "Ada", "card": "card-4242"], "sessions": []])
         let hidden = try addRecordedStore(hub, "hidden", root: ["x": 1])
         let rules = try MuteRules(patterns: ["user.card", "sessions[*].token"], stores: [hidden.id])
         let recorder = try HubRecorder(hub: hub, to: folder.file("muted.kslog"), options: .init(mute: rules))
