@@ -30,6 +30,7 @@ sys.path[:0] = [str(REPO / "Tests" / "e2e"), str(REPO / "Tests" / "e2e" / "brows
 sys.dont_write_bytecode = True
 
 import page_probes as probes  # noqa: E402
+from bench_table import Table  # noqa: E402
 from dashboard import connection_state, wait_connected  # noqa: E402
 from headless import WINDOW_SIZE, dashboard_url, start_chromium  # noqa: E402
 from support import KeyscopeServer, http  # noqa: E402
@@ -38,23 +39,6 @@ from support import KeyscopeServer, http  # noqa: E402
 MEASURING_FLAGS = ("--enable-precise-memory-info", "--js-flags=--expose-gc")
 # How long the first tree render may take before it is reported missing.
 MARK_TIMEOUT = 60.0
-
-
-class Table:
-    """Rows of (what, value), printed as they come (stderr) and together at the end (stdout)."""
-
-    def __init__(self) -> None:
-        self.rows: list[tuple[str, str]] = []
-
-    def add(self, what: str, value: str) -> None:
-        self.rows.append((what, value))
-        print(f"  {what}: {value}", file=sys.stderr, flush=True)
-
-    def print(self, title: str) -> None:
-        width = max(len(what) for what, _ in self.rows)
-        print(title)
-        for what, value in self.rows:
-            print(f"  {what.ljust(width)}  {value}")
 
 
 def server_seq(server: KeyscopeServer) -> int:

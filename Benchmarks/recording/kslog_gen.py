@@ -1,7 +1,10 @@
-"""Writes a large, valid `.kslog` recording (LOG-FORMAT.md) for the replay benchmarks: a cart, a user profile and a
-counters store that change by `set`, `insert`, `remove` and `merge`, some changes grouped in transactions, and a
-checkout scenario store registered and removed again and again. Seeded, so the same arguments give the same file
-(but for nothing: times rise by 1 ms per event from a fixed start).
+"""The recording the replay benchmarks read: a seeded, realistic `.kslog` (LOG-FORMAT.md) of N events, made once
+per size into a cache folder and shared by `Benchmarks/recording/recording_bench.py` (the CLI) and
+`Benchmarks/browser/replay_bench.py` (the dashboard's time travel), so both measure the same file.
+
+A few stores (a cart with items, a session, a catalog of 400 products, preferences, a file store, a checkout
+scenario registered and removed again and again), set/insert/remove/merge patches, transactions of several
+patches, and a subscription list (with `liveSeq`) every 5,000 events. Every patch is true to the state.
 
     python3 kslog_gen.py OUT.kslog --events 1000000
 """
@@ -11,131 +14,163 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import uuid
-from datetime import datetime, timedelta, timezone
+import sys
+import tempfile
+import time
+from pathlib import Path
 
-START = datetime(2026, 11, 21, 10, 0, 0, tzinfo=timezone.utc)
+CHECKOUT = "scenario:checkout/memory"
+DEFAULT_CACHE = Path(tempfile.gettempdir()) / "keyscope-bench"
 
 
-def stamp(index: int) -> str:
-    return (START + timedelta(milliseconds=index)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+def log_time(micros: int) -> str:
+    seconds, fraction = divmod(micros, 1_000_000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(1795255200 + seconds)) + f".{fraction:06d}Z"
 
 
 def dumps(value) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    return json.dumps(value, separators=(",", ":"))
 
 
-class Generator:
-    def __init__(self, seed: int) -> None:
-        self.random = random.Random(seed)
-        self.cart = {"items": [], "total": 0, "currency": "EUR"}
-        self.profile = {"name": "Ada", "plan": "free", "visits": 0, "flags": {"beta": False}}
-        self.counters = {f"c{i}": 0 for i in range(32)}
-        self.checkout: dict | None = None
-        self.seq = 0
+def generate(path: Path, events: int, seed: int = 1) -> None:
+    """Writes a recording of `events` events (LOG-FORMAT.md) to `path`, every patch true to the state."""
+    rnd = random.Random(seed)
+    catalog = {f"SKU-{i:04d}": {"title": f"Product {i}", "price": round(1 + (i * 7.31) % 200, 2), "stock": i % 17}
+               for i in range(400)}
+    skus = list(catalog)
+    memory = {"cart": {"currency": "EUR", "items": [], "total": 0.0, "note": None},
+              "session": {"pageViews": 0, "route": "/", "flags": {"beta": False}}, "catalog": catalog}
+    prefs = {"theme": "dark", "fontSize": 14, "recent": []}
+    state_file = {"counters": {"orders": 0, "refunds": 0}, "lastOrder": None}
+    subscriptions = [
+        {"id": id_, "store": store, "path": path, "label": label, "since": log_time(0), "deliveries": 0}
+        for id_, store, path, label in [(1, "app/memory", "cart.total", "CartBadge"),
+                                        (2, "app/memory", "session.route", "Router"),
+                                        (3, "app/userPrefs", "theme", "Theme")]
+    ]
+    header = {"format": "keyscope-log", "version": 1, "createdAt": log_time(0),
+              "source": {"name": "checkout-service", "host": "bench", "pid": 4242},
+              "stores": [{"id": "app/memory", "version": "2.0.0", "root": memory},
+                         {"id": "app/userPrefs", "version": "1.0.0", "root": prefs},
+                         {"id": "app/file:/var/lib/svc/state.json", "version": "1.0.0", "root": state_file}],
+              "liveSeq": 0, "recorder": {"name": "keyscope", "version": "bench"}, "subscriptions": subscriptions}
+    checkout: dict | None = None
+    micros = 0
+    tmp = path.with_suffix(".part")
+    with tmp.open("w", buffering=1 << 20) as out:
+        out.write(dumps(header) + "\n")
+        for seq in range(1, events + 1):
+            micros += rnd.randrange(200, 3000)
+            time_text = log_time(micros)
+            cart = memory["cart"]
+            roll = rnd.random()
+            txn = "null"
+            if checkout is None and roll < 0.002:
+                checkout = {"step": "cart", "attempts": 0}
+                out.write(f'{{"event":"registered","root":{dumps(checkout)},"seq":{seq},"store":"{CHECKOUT}",'
+                          f'"time":"{time_text}","version":"1.0.0"}}\n')
+                continue
+            if checkout is not None and roll < 0.002:
+                checkout = None
+                out.write(f'{{"event":"removed","seq":{seq},"store":"{CHECKOUT}","time":"{time_text}"}}\n')
+                continue
+            if roll < 0.30:
+                store = "app/memory"
+                if len(cart["items"]) < 40 and (rnd.random() < 0.55 or not cart["items"]):
+                    sku = rnd.choice(skus)
+                    item = {"sku": sku, "title": catalog[sku]["title"], "price": catalog[sku]["price"], "quantity": 1}
+                    index = rnd.randrange(len(cart["items"]) + 1)
+                    cart["items"].insert(index, item)
+                    first = f'{{"new":{dumps(item)},"op":"insert","path":"cart.items[{index}]"}}'
+                    delta = item["price"]
+                else:
+                    index = rnd.randrange(len(cart["items"]))
+                    item = cart["items"].pop(index)
+                    first = f'{{"old":{dumps(item)},"op":"remove","path":"cart.items[{index}]"}}'
+                    delta = -item["price"] * item["quantity"]
+                old = cart["total"]
+                cart["total"] = round(old + delta, 2) + 0.0
+                patches = f'{first},{{"new":{dumps(cart["total"])},"old":{dumps(old)},"op":"set","path":"cart.total"}}'
+                txn = f'"{rnd.getrandbits(128):032x}"'
+                txn = f'"{txn[1:9]}-{txn[9:13]}-{txn[13:17]}-{txn[17:21]}-{txn[21:33]}"'
+            elif roll < 0.45 and cart["items"]:
+                store = "app/memory"
+                index = rnd.randrange(len(cart["items"]))
+                old = cart["items"][index]["quantity"]
+                cart["items"][index]["quantity"] = old + 1
+                patches = f'{{"new":{old + 1},"old":{old},"op":"set","path":"cart.items[{index}].quantity"}}'
+            elif roll < 0.70:
+                store = "app/memory"
+                session = memory["session"]
+                route = rnd.choice(["/", "/cart", "/product", "/checkout", "/account"])
+                new = {"pageViews": session["pageViews"] + 1, "route": route}
+                old = {"pageViews": session["pageViews"], "route": session["route"]}
+                session.update(new)
+                patches = f'{{"new":{dumps(new)},"old":{dumps(old)},"op":"merge","path":"session"}}'
+            elif roll < 0.80:
+                store = "app/memory"
+                sku = rnd.choice(skus)
+                old = catalog[sku]["stock"]
+                catalog[sku]["stock"] = (old + rnd.randrange(1, 5)) % 40
+                patches = f'{{"new":{catalog[sku]["stock"]},"old":{old},"op":"set","path":"catalog.{sku}.stock"}}'
+            elif roll < 0.88:
+                store = "app/userPrefs"
+                if rnd.random() < 0.5:
+                    old = prefs["theme"]
+                    prefs["theme"] = "light" if old == "dark" else "dark"
+                    patches = f'{{"new":"{prefs["theme"]}","old":"{old}","op":"set","path":"theme"}}'
+                elif len(prefs["recent"]) < 10:
+                    word = rnd.choice(["headphones", "cable", "lamp", "desk", "chair"])
+                    prefs["recent"].insert(0, word)
+                    patches = f'{{"new":"{word}","op":"insert","path":"recent[0]"}}'
+                else:
+                    old = prefs["recent"].pop()
+                    patches = f'{{"old":"{old}","op":"remove","path":"recent[{len(prefs["recent"])}]"}}'
+            elif roll < 0.94 or checkout is None:
+                store = "app/file:/var/lib/svc/state.json"
+                counters = state_file["counters"]
+                key = rnd.choice(["orders", "refunds"])
+                old = counters[key]
+                counters[key] = old + 1
+                old_last = state_file["lastOrder"]
+                state_file["lastOrder"] = f"ORD-{seq}"
+                patches = (f'{{"new":{old + 1},"old":{old},"op":"set","path":"counters.{key}"}},'
+                           f'{{"new":"ORD-{seq}","old":{dumps(old_last)},"op":"set","path":"lastOrder"}}')
+                txn = f'"{seq:08x}-0000-4000-8000-{seq:012x}"'
+            else:
+                store = CHECKOUT
+                old = {"attempts": checkout["attempts"]}
+                checkout["attempts"] += 1
+                patches = f'{{"new":{{"attempts":{checkout["attempts"]}}},"old":{dumps(old)},"op":"merge","path":""}}'
+            extra = ""
+            if seq % 5000 == 0:
+                for subscription in subscriptions:
+                    subscription["deliveries"] += rnd.randrange(100, 900)
+                extra = f',"liveSeq":{seq},"subscriptions":{dumps(subscriptions)}'
+            out.write(f'{{"patches":[{patches}],"seq":{seq},"store":"{store}","time":"{time_text}",'
+                      f'"txn":{txn}{extra}}}\n')
+    tmp.replace(path)
 
-    def header(self) -> str:
-        stores = [
-            {"id": "app/memory", "version": "1.4.0", "root": {"cart": self.cart, "profile": self.profile}},
-            {"id": "app/file:state.json", "version": "1.4.0", "root": {"counters": self.counters}},
-        ]
-        return dumps({"format": "keyscope-log", "version": 1, "createdAt": stamp(0),
-                      "source": {"name": "kslog_gen", "host": "bench", "pid": 1}, "stores": stores})
 
-    def line(self, payload: dict) -> str:
-        self.seq += 1
-        payload["seq"] = self.seq
-        payload["time"] = stamp(self.seq)
-        return dumps(payload)
-
-    def change(self, store: str, patches: list[dict], txn: bool = False) -> str:
-        return self.line({"store": store, "patches": patches, "txn": str(uuid.UUID(int=self.random.getrandbits(128)))
-                          if txn else None})
-
-    def add_item(self) -> dict:
-        items = self.cart["items"]
-        item = {"sku": f"SKU-{self.random.randrange(10_000):04d}", "qty": self.random.randrange(1, 5),
-                "price": round(self.random.uniform(1, 200), 2), "title": self.random.choice(
-                    ["Mug", "Lamp", "Desk", "Chair", "Pen", "Notebook", "Cable", "Plant"])}
-        index = self.random.randrange(len(items) + 1)
-        items.insert(index, item)
-        return {"op": "insert", "path": f"cart.items[{index}]", "new": item}
-
-    def remove_item(self) -> dict:
-        items = self.cart["items"]
-        index = self.random.randrange(len(items))
-        old = items.pop(index)
-        return {"op": "remove", "path": f"cart.items[{index}]", "old": old}
-
-    def set_total(self) -> dict:
-        old = self.cart["total"]
-        new = round(sum(i["price"] * i["qty"] for i in self.cart["items"]), 2)
-        if new == old:
-            new = old + 1
-        self.cart["total"] = new
-        return {"op": "set", "path": "cart.total", "old": old, "new": new}
-
-    def next_event(self) -> str:
-        roll = self.random.random()
-        if self.checkout is None and roll < 0.002:
-            self.checkout = {}
-            return self.line({"event": "registered", "store": "scenario:checkout/memory", "version": "1.0.0",
-                              "root": {}})
-        if self.checkout is not None and roll < 0.004:
-            self.checkout = None
-            return self.line({"event": "removed", "store": "scenario:checkout/memory"})
-        if self.checkout is not None and roll < 0.03:
-            steps = ["address", "shipping", "payment", "review", "confirmed"]
-            old = self.checkout.get("step")
-            new = self.random.choice([s for s in steps if s != old])
-            self.checkout["step"] = new
-            return self.change("scenario:checkout/memory", [{"op": "set", "path": "step", "old": old, "new": new}]
-                               if old is not None else [{"op": "set", "path": "step", "new": new}])
-        if roll < 0.45:
-            key = f"c{self.random.randrange(32)}"
-            old = self.counters[key]
-            self.counters[key] = old + 1
-            return self.change("app/file:state.json",
-                               [{"op": "set", "path": f"counters.{key}", "old": old, "new": old + 1}])
-        if roll < 0.75:
-            patches = [self.add_item() if len(self.cart["items"]) < 40 or self.random.random() < 0.3
-                       else self.remove_item()]
-            if self.cart["items"] and self.random.random() < 0.5:
-                patches.append(self.remove_item())
-            patches.append(self.set_total())
-            return self.change("app/memory", patches, txn=True)
-        if roll < 0.9:
-            old = {"visits": self.profile["visits"]}
-            new = {"visits": self.profile["visits"] + 1}
-            self.profile["visits"] += 1
-            return self.change("app/memory", [{"op": "merge", "path": "profile", "old": old, "new": new}])
-        old = self.profile["plan"]
-        new = "pro" if old == "free" else "free"
-        self.profile["plan"] = new
-        return self.change("app/memory", [{"op": "set", "path": "profile.plan", "old": old, "new": new}])
-
-
-def write(path: str, events: int, seed: int = 7) -> None:
-    generator = Generator(seed)
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(generator.header() + "\n")
-        batch = []
-        for _ in range(events):
-            batch.append(generator.next_event())
-            if len(batch) == 10_000:
-                out.write("\n".join(batch) + "\n")
-                batch.clear()
-        if batch:
-            out.write("\n".join(batch) + "\n")
+def recording_file(events: int, cache: Path = DEFAULT_CACHE) -> Path:
+    """The cached recording of `events` events, generated on first use."""
+    cache.mkdir(parents=True, exist_ok=True)
+    path = cache / f"generated-{events}.kslog"
+    if not path.exists():
+        began = time.monotonic()
+        print(f"generating {path} ({events:,} events)…", file=sys.stderr, flush=True)
+        generate(path, events)
+        print(f"  generated in {time.monotonic() - began:.1f} s", file=sys.stderr, flush=True)
+    return path
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out")
     parser.add_argument("--events", type=int, default=1_000_000)
-    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=1)
     arguments = parser.parse_args()
-    write(arguments.out, arguments.events, arguments.seed)
+    generate(Path(arguments.out), arguments.events, arguments.seed)
 
 
 if __name__ == "__main__":

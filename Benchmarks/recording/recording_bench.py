@@ -1,6 +1,6 @@
 """Record and replay figures against a release `keyscope`:
 
-- replay speed of a 1M-event recording (`kslog_gen.py`, cached under $TMPDIR): `keyscope replay --speed max`,
+- replay speed of a 1M-event recording (`kslog_gen.py`, cached under $TMPDIR and shared with the browser's replay bench): `keyscope replay --speed max`,
   `keyscope verify` and `keyscope state`, each as events/s, MB/s and the process's peak memory (max RSS);
 - recording overhead on a busy demo (`serve --demo --rate N`): the server's CPU per 1000 changes with nobody
   recording, with `keyscope record` following it over the WebSocket, and with a recording inside the service
@@ -45,14 +45,7 @@ def timed_child(args: list[str]) -> tuple[float, float, int, str, str]:
 
 
 def replay_figures(events: int) -> None:
-    cache = Path(tempfile.gettempdir()) / "keyscope-bench"
-    cache.mkdir(exist_ok=True)
-    log = cache / f"generated-{events}.kslog"
-    if not log.exists():
-        print(f"writing {log} ({events} events)…", flush=True)
-        partial = log.with_suffix(".partial")
-        kslog_gen.write(str(partial), events)
-        partial.rename(log)
+    log = kslog_gen.recording_file(events)
     size_mb = log.stat().st_size / 1e6
     binary = str(keyscope_binary())
     print(f"\nReplay of {events:,} events, {size_mb:.0f} MB ({log})")
