@@ -79,16 +79,10 @@ extension ServerCore {
     /// value was already there).
     func setPreference(_ wsi: OpaquePointer, _ ref: PreferenceRef, _ body: [UInt8]) -> Int32 {
         do throws(HubError) {
-            guard body.contains(where: { !Self.isJSONSpace($0) }) else {
+            guard let parsed = try jsonBody(body) else {
                 throw .badRequest(
                     "the body is empty; send {\"value\": …} with the preference's new value (Content-Type: "
                         + "application/json)")
-            }
-            let parsed: StoreValue
-            do {
-                parsed = try JanssonCodec.decode(body, maxDepth: options.maxJSONDepth)
-            } catch {
-                throw HubError(code: .badJSON, message: "the body is not valid JSON: \(error)")
             }
             guard case .object(let members) = parsed else {
                 throw .badRequest(
@@ -126,16 +120,8 @@ extension ServerCore {
     func runRefresh(_ wsi: OpaquePointer, _ purpose: PendingBody.Purpose, _ body: [UInt8]) -> Int32 {
         let path = purpose == .watchesRefresh ? PreferencePath.watchesRefresh : PreferencePath.refresh
         do throws(HubError) {
-            if body.contains(where: { !Self.isJSONSpace($0) }) {
-                let parsed: StoreValue
-                do {
-                    parsed = try JanssonCodec.decode(body, maxDepth: options.maxJSONDepth)
-                } catch {
-                    throw HubError(code: .badJSON, message: "the body is not valid JSON: \(error)")
-                }
-                guard parsed == .emptyObject else {
-                    throw .badRequest("POST \(path) takes no body, or {}; it got \(parsed.typeName)")
-                }
+            if let parsed = try jsonBody(body), parsed != .emptyObject {
+                throw .badRequest("POST \(path) takes no body, or {}; it got \(parsed.typeName)")
             }
             if purpose == .watchesRefresh {
                 try hub.refreshWatches()
@@ -156,8 +142,15 @@ extension ServerCore {
         return request.value(WSI_TOKEN_HTTP_TRANSFER_ENCODING) != nil
     }
 
-    private static func isJSONSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    /// The JSON of a body (for the JSON routes: preferences, recordings, rewind); `nil` when it is empty (or only
+    /// white space). Invalid JSON is `bad_json`.
+    func jsonBody(_ body: [UInt8]) throws(HubError) -> StoreValue? {
+        guard body.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return nil }
+        do {
+            return try JanssonCodec.decode(body, maxDepth: options.maxJSONDepth)
+        } catch {
+            throw HubError(code: .badJSON, message: "the body is not valid JSON: \(error)")
+        }
     }
 }
 

@@ -1,6 +1,5 @@
 import CLibWebSockets
 import Foundation
-import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
 
@@ -122,16 +121,6 @@ extension ServerCore {
         if Self.isPlainFileName(name) { extra += "content-disposition: attachment; filename=\"\(name)\"\r\n" }
         let result = lws_serve_http_file(wsi, url.path, "application/x-ndjson", extra, Int32(extra.utf8.count))
         return result == 0 ? 0 : -1
-    }
-
-    /// The JSON of a body; `nil` when it is empty (or only white space).
-    func jsonBody(_ body: [UInt8]) throws(HubError) -> StoreValue? {
-        guard body.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return nil }
-        do {
-            return try JanssonCodec.decode(body, maxDepth: options.maxJSONDepth)
-        } catch {
-            throw HubError(code: .badJSON, message: "the body is not valid JSON: \(error)")
-        }
     }
 
     /// Whether `name` is `[A-Za-z0-9._-]+` (safe inside a quoted header parameter).
