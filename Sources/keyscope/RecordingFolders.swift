@@ -4,11 +4,7 @@ import Foundation
 enum RecordingFolders {
     /// `$KEYSCOPE_HOME/recordings`, else `~/.local/state/keyscope/recordings`.
     static func own(environment: [String: String]) -> URL {
-        if let home = environment["KEYSCOPE_HOME"], !home.isEmpty {
-            return URL(fileURLWithPath: home).appendingPathComponent("recordings", isDirectory: true)
-        }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(
-            ".local/state/keyscope/recordings", isDirectory: true)
+        StateFolder.named("recordings", environment: environment)
     }
 
     /// `./fixtures/recordings` when the current directory is a Keyscope checkout, else the `fixtures/recordings/`

@@ -79,7 +79,7 @@ final class DemoPreferences: Sendable {
     }
 
     func stop() {
-        repository.stopAutoRefresh()
+        repository.stopAutoRefresh()  // first, so no scan runs while the watches stop
         watches.stop()
         repository.stop()
     }
@@ -116,11 +116,7 @@ final class DemoPreferences: Sendable {
 
     /// `$KEYSCOPE_HOME/secrets`, else `~/.local/state/keyscope/secrets`.
     static func secretsDirectory(environment: [String: String]) -> URL {
-        if let home = environment["KEYSCOPE_HOME"], !home.isEmpty {
-            return URL(fileURLWithPath: home).appendingPathComponent("secrets", isDirectory: true)
-        }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(
-            ".local/state/keyscope/secrets", isDirectory: true)
+        StateFolder.named("secrets", environment: environment)
     }
 
     private static func seedSecrets(in store: any SecretStore) throws {
