@@ -1,5 +1,4 @@
 import Foundation
-import KeyscopeCodec
 public import KeyscopeCore
 public import KeyscopeInspector
 
@@ -90,6 +89,6 @@ public final class Watches: WatchesEndpoint {
 
     /// A time in the log's form.
     static func time(_ date: Date) -> StoreValue {
-        .string((LogTime(date) ?? .now).rfc3339)
+        .string(PreferenceTime.format(date))
     }
 }
