@@ -29,25 +29,37 @@ extension InspectorHub {
             throw .badRequest("seq \(seq) is a store event, not a change; only changes can be reverted")
         }
         let store = try resolveStore(change.storeID)
-        let inverse = change.inverted()
-        let operations = inverse.patches.map(StoreOperation.init(recording:))
-        return try transactionSeq(on: store, errorContext: "change \(seq) cannot be reverted: ") { tx in
+        return try undoTransaction(
+            on: store, context: "change \(seq) cannot be reverted: ", conflict: "the state has changed since",
+            mismatch: "the inverse of change \(seq) did not restore the state; not applied"
+        ) { () throws(HubError) -> StoreChange? in change }
+    }
+
+    /// Undoes the change `changes` gives (read inside the store's lock; `nil`: nothing to undo) in one transaction
+    /// of `store` and returns the seq of the change made (`nil` when the undo leaves the state as it was): revert
+    /// and rewind. The inverse is checked against the state first (`conflict`: `context` + `conflict` + the
+    /// store's reason), then applied as operations (``KeyscopeCore/StoreOperation/init(recording:)``); a result
+    /// other than the checked state is `bad_request` (`mismatch`) and nothing is applied.
+    @discardableResult
+    func undoTransaction(
+        on store: any Store, context: String, conflict: String, mismatch: String,
+        _ changes: () throws(HubError) -> StoreChange?
+    ) throws(HubError) -> Int? {
+        try transactionSeq(on: store, errorContext: context) { tx in
+            guard let change = try changes() else { return nil }
+            let inverse = change.inverted()
             let before = tx.get(.root) ?? .emptyObject
             var after = before
             do throws(StoreError) {
                 try after.apply(change: inverse)
             } catch {
-                throw HubError(
-                    code: .conflict,
-                    message: "change \(seq) cannot be reverted: the state has changed since (\(error.message))")
+                throw HubError(code: .conflict, message: context + conflict + " (\(error.message))")
             }
             // A transaction records no patch only when its writes fold back to the state it started from, so from
             // here on this one records a change, emitted before anything else on this thread.
             guard after != before else { return nil }
-            for operation in operations { try tx.apply(operation) }
-            guard tx.get(.root) == after else {
-                throw HubError.badRequest("the inverse of change \(seq) did not restore the state; not applied")
-            }
+            for patch in inverse.patches { try tx.apply(StoreOperation(recording: patch)) }
+            guard tx.get(.root) == after else { throw HubError.badRequest(mismatch) }
             return (before, after)
         }
     }

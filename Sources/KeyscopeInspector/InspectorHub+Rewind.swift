@@ -113,7 +113,9 @@ extension InspectorHub {
         var removed = false
         let context = "store \(id) cannot be rewound to seq \(target): "
         do throws(HubError) {
-            let seq = try undoTransaction(on: store, context: context) { () throws(HubError) -> StoreChange? in
+            let seq = try undoTransaction(
+                on: store, context: context, conflict: Self.rewindConflict, mismatch: context + Self.rewindMismatch
+            ) { () throws(HubError) -> StoreChange? in
                 // Under the store's lock: every entry of this store is in the log, and no new one can come.
                 let newer = state.withLock { $0.log.entries(from: through + 1, limit: .max) }
                 for entry in newer where entry.storeID == id { history.take(entry) }
@@ -145,7 +147,9 @@ extension InspectorHub {
             guard let seq else { continue }
             let context = "store \(store.id) could not be put forward again: "
             do throws(HubError) {
-                try undoTransaction(on: store, context: context) { () throws(HubError) -> StoreChange? in
+                try undoTransaction(
+                    on: store, context: context, conflict: Self.rewindConflict, mismatch: context + Self.rewindMismatch
+                ) { () throws(HubError) -> StoreChange? in
                     state.withLock { $0.log.entry(seq: seq)?.change }
                 }
             } catch {
@@ -164,35 +168,12 @@ extension InspectorHub {
         }
         return HubError(code: .conflict, message: message)
     }
+}
 
-    /// Undoes the change `changes` gives (read inside the store's lock; `nil`: nothing to undo) in one transaction
-    /// of `store` and returns the seq of the change made (`nil` when the undo leaves the state as it was). The
-    /// inverse is checked against the state first (`conflict`), then applied as operations, exactly as a revert.
-    @discardableResult
-    private func undoTransaction(
-        on store: any Store, context: String, _ changes: () throws(HubError) -> StoreChange?
-    ) throws(HubError) -> Int? {
-        try transactionSeq(on: store, errorContext: context) { tx in
-            guard let change = try changes() else { return nil }
-            let inverse = change.inverted()
-            let before = tx.get(.root) ?? .emptyObject
-            var after = before
-            do throws(StoreError) {
-                try after.apply(change: inverse)
-            } catch {
-                throw HubError(
-                    code: .conflict, message: context + "the state is not what the log says (\(error.message))")
-            }
-            // A transaction records no patch only when its writes fold back to the state it started from, so from
-            // here on this one records a change, emitted before anything else on this thread.
-            guard after != before else { return nil }
-            for patch in inverse.patches { try tx.apply(StoreOperation(recording: patch)) }
-            guard tx.get(.root) == after else {
-                throw HubError.badRequest(context + "the inverse patches did not give the state they describe")
-            }
-            return (before, after)
-        }
-    }
+extension InspectorHub {
+    /// How a rewind's undo reports a state that does not fit the log, and inverse patches that missed.
+    fileprivate static let rewindConflict = "the state is not what the log says"
+    fileprivate static let rewindMismatch = "the inverse patches did not give the state they describe"
 }
 
 /// What the log says about one store after the rewind's target seq, entry by entry.
