@@ -42,7 +42,7 @@ extension ServerCore {
         case ("GET", PreferencePath.watches):
             return watchesPanel(wsi)
         case ("POST", PreferencePath.watchesRefresh):
-            return beginRefresh(wsi, request, for: .watchesRefresh)
+            return beginOptionalBody(wsi, request, for: .watchesRefresh)
         case (_, InspectorProtocol.webSocketPath):
             return LwsResponse.error(
                 wsi, status: 400, code: "bad_request",
@@ -121,6 +121,14 @@ extension ServerCore {
         var bytes: [UInt8] = []
     }
 
+    /// A `POST` whose body is optional and that only reads state (the refreshes, starting and stopping
+    /// recordings): answered at once as one with an empty body when it announces none, else received with every
+    /// write's checks (media type, size) but not refused on a read-only server.
+    func beginOptionalBody(_ wsi: OpaquePointer, _ request: LwsRequest, for purpose: PendingBody.Purpose) -> Int32 {
+        guard Self.hasBody(request) else { return completed(wsi, PendingBody(purpose: purpose)) }
+        return beginBody(wsi, request, for: purpose, refusingReadOnly: false)
+    }
+
     /// Checks a write's media type and declared length, then waits for its body. A read-only server refuses the
     /// request first, unless `refusingReadOnly` is off (the refreshes, which only read). A request that announces no
     /// body (no `Content-Length`, or 0) is answered at once as one with an empty body: lws would never call back.
@@ -177,8 +185,10 @@ extension ServerCore {
             return runRefresh(wsi, body.purpose, body.bytes)
         case .rewind:
             return rewindBodyCompleted(wsi, body.bytes)
-        case .recordingStart, .recordingStop:
-            return recordingBodyCompleted(wsi, body.purpose, body.bytes)
+        case .recordingStart:
+            return startRecording(wsi, body.bytes)
+        case .recordingStop(let name):
+            return stopRecording(wsi, name: name, body.bytes)
         }
     }
 

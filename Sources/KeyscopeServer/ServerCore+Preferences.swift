@@ -48,7 +48,7 @@ extension ServerCore {
             return methodNotAllowed(wsi, PreferencePath.root, allow: "GET")
         case .item(let method, let segments) where segments == ["refresh"]:
             guard method == "POST" else { return methodNotAllowed(wsi, PreferencePath.refresh, allow: "POST") }
-            return beginRefresh(wsi, request, for: .preferencesRefresh)
+            return beginOptionalBody(wsi, request, for: .preferencesRefresh)
         case .item(method: "PUT", let segments):
             if options.readOnly { return hubError(wsi, RequestExecutor.readOnlyError) }
             do {
@@ -108,15 +108,9 @@ extension ServerCore {
         }
     }
 
-    /// `POST /api/preferences/refresh` and `POST /api/watches/refresh`: allowed on a read-only server (they only
-    /// read). A body is optional; when one is sent it is checked like every write's (media type, size) and must be
-    /// empty or `{}`.
-    func beginRefresh(_ wsi: OpaquePointer, _ request: LwsRequest, for purpose: PendingBody.Purpose) -> Int32 {
-        guard Self.hasBody(request) else { return runRefresh(wsi, purpose, []) }
-        return beginBody(wsi, request, for: purpose, refusingReadOnly: false)
-    }
-
-    /// A refresh, its body (if any) in: `{"seq":null}` for preferences, `{"ok":true}` for watches.
+    /// `POST /api/preferences/refresh` and `POST /api/watches/refresh` (allowed on a read-only server: they only
+    /// read), its body (if any) in: it must be empty or `{}`. Answers `{"seq":null}` for preferences, `{"ok":true}`
+    /// for watches.
     func runRefresh(_ wsi: OpaquePointer, _ purpose: PendingBody.Purpose, _ body: [UInt8]) -> Int32 {
         let path = purpose == .watchesRefresh ? PreferencePath.watchesRefresh : PreferencePath.refresh
         do throws(HubError) {

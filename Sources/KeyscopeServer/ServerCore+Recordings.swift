@@ -69,31 +69,26 @@ extension ServerCore {
         }
     }
 
-    /// A `POST` whose body is optional (starting and stopping recordings): answered at once without one, else
-    /// received with every write's checks (media type, size) but not refused on a read-only server.
-    private func beginOptionalBody(_ wsi: OpaquePointer, _ request: LwsRequest, for purpose: PendingBody.Purpose)
-        -> Int32
-    {
-        guard Self.hasBody(request) else { return recordingBodyCompleted(wsi, purpose, []) }
-        return beginBody(wsi, request, for: purpose, refusingReadOnly: false)
+    /// `POST /api/recordings`, its body (if any) in: the recording's options. Answers 201 `{"recording": status}`.
+    func startRecording(_ wsi: OpaquePointer, _ body: [UInt8]) -> Int32 {
+        do throws(HubError) {
+            let status = try hub.startRecording(try RecordingRequest(jsonObject: try jsonBody(body) ?? .emptyObject))
+            return LwsResponse.json(
+                wsi, StoreValue.object(["recording": status]).jsonBytes(sortedKeys: true), status: 201)
+        } catch {
+            return hubError(wsi, error)
+        }
     }
 
-    /// `POST /api/recordings` or `…/stop`, its body in. Starting answers 201 `{"recording": status}`, stopping 200.
-    func recordingBodyCompleted(_ wsi: OpaquePointer, _ purpose: PendingBody.Purpose, _ body: [UInt8]) -> Int32 {
+    /// `POST /api/recordings/recordings/<name>/stop`, its body (if any) in: empty or `{}`. Answers
+    /// `{"recording": status}`.
+    func stopRecording(_ wsi: OpaquePointer, name: String, _ body: [UInt8]) -> Int32 {
         do throws(HubError) {
-            let parsed = try jsonBody(body) ?? .emptyObject
-            switch purpose {
-            case .recordingStop(let name):
-                guard parsed == .emptyObject else {
-                    throw .badRequest("POST \(RecordingRoute.root)/recordings/NAME/stop takes no body, or {}")
-                }
-                let status = try hub.stopRecording(name: name)
-                return LwsResponse.json(wsi, StoreValue.object(["recording": status]).jsonBytes(sortedKeys: true))
-            default:
-                let status = try hub.startRecording(try RecordingRequest(jsonObject: parsed))
-                return LwsResponse.json(
-                    wsi, StoreValue.object(["recording": status]).jsonBytes(sortedKeys: true), status: 201)
+            if let parsed = try jsonBody(body), parsed != .emptyObject {
+                throw .badRequest("POST \(RecordingRoute.root)/recordings/NAME/stop takes no body, or {}")
             }
+            let status = try hub.stopRecording(name: name)
+            return LwsResponse.json(wsi, StoreValue.object(["recording": status]).jsonBytes(sortedKeys: true))
         } catch {
             return hubError(wsi, error)
         }
