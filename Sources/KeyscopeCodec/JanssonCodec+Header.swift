@@ -15,7 +15,7 @@ extension JanssonCodec {
     {
         var object: [String: StoreValue] = header.extras
         for key in header.extras.keys where RecordingHeader.contractKeys.contains(key) {
-            throw .invalidLogLine("the header extra \"\(key)\" is one of the contract's keys")
+            throw .invalidHeader("the header extra \"\(key)\" is one of the contract's keys")
         }
         object["format"] = .string(RecordingHeader.format)
         object["version"] = .integer(RecordingHeader.version)
@@ -31,7 +31,7 @@ extension JanssonCodec {
         stores.reserveCapacity(header.stores.count)
         for store in header.stores {
             guard store.root.objectValue != nil else {
-                throw .invalidLogLine("the root of store \(store.id) must be an object, not \(store.root.typeName)")
+                throw .invalidHeader("the root of store \(store.id) must be an object, not \(store.root.typeName)")
             }
             stores.append(
                 .object([
@@ -56,23 +56,23 @@ extension JanssonCodec {
     ) throws(JanssonCodecError) -> RecordingHeader {
         let value = try decode(bytes, maxDepth: maxDepth == Int.max ? maxDepth : maxDepth + 3)
         guard case .object(var object) = value else {
-            throw .invalidLogLine("the header must be a JSON object, not \(value.typeName)")
+            throw .invalidHeader("the header must be a JSON object, not \(value.typeName)")
         }
         guard case .string(let format)? = object["format"] else {
-            throw .invalidLogLine("the header needs \"format\": \"\(RecordingHeader.format)\"")
+            throw .invalidHeader("the header needs \"format\": \"\(RecordingHeader.format)\"")
         }
         guard format == RecordingHeader.format else {
-            throw .invalidLogLine("\"format\" is \"\(format)\", not \"\(RecordingHeader.format)\"")
+            throw .invalidHeader("\"format\" is \"\(format)\", not \"\(RecordingHeader.format)\"")
         }
         guard case .integer(let version)? = object["version"] else {
-            throw .invalidLogLine("the header needs \"version\" as the integer \(RecordingHeader.version)")
+            throw .invalidHeader("the header needs \"version\" as the integer \(RecordingHeader.version)")
         }
         guard version == RecordingHeader.version else {
-            throw .invalidLogLine(
+            throw .invalidHeader(
                 "unknown log format version \(version) (this reader knows version \(RecordingHeader.version))")
         }
         guard case .string(let createdText)? = object["createdAt"] else {
-            throw .invalidLogLine("the header needs \"createdAt\" as an RFC 3339 time string")
+            throw .invalidHeader("the header needs \"createdAt\" as an RFC 3339 time string")
         }
         let createdAt: LogTime
         do {
@@ -82,14 +82,14 @@ extension JanssonCodec {
         }
         let source = try recordingSource(object["source"])
         guard case .array(let storeValues)? = object["stores"] else {
-            throw .invalidLogLine("the header needs \"stores\" as an array")
+            throw .invalidHeader("the header needs \"stores\" as an array")
         }
         var stores: [RecordingHeader.Store] = []
         var seen: Set<StoreID> = []
         for (index, storeValue) in storeValues.enumerated() {
             let store = try recordedStore(storeValue, number: index + 1)
             guard seen.insert(store.id).inserted else {
-                throw .invalidLogLine("store \(store.id) is listed twice in \"stores\"")
+                throw .invalidHeader("store \(store.id) is listed twice in \"stores\"")
             }
             stores.append(store)
         }
@@ -100,23 +100,23 @@ extension JanssonCodec {
     private static func recordingSource(_ value: StoreValue?) throws(JanssonCodecError) -> RecordingHeader.Source? {
         guard let value else { return nil }
         guard case .object(let members) = value else {
-            throw .invalidLogLine("\"source\" must be an object, not \(value.typeName)")
+            throw .invalidHeader("\"source\" must be an object, not \(value.typeName)")
         }
         var source = RecordingHeader.Source()
         switch members["name"] {
         case nil: break
         case .string(let name)?: source.name = name
-        case let other?: throw .invalidLogLine("\"source.name\" must be a string, not \(other.typeName)")
+        case let other?: throw .invalidHeader("\"source.name\" must be a string, not \(other.typeName)")
         }
         switch members["host"] {
         case nil: break
         case .string(let host)?: source.host = host
-        case let other?: throw .invalidLogLine("\"source.host\" must be a string, not \(other.typeName)")
+        case let other?: throw .invalidHeader("\"source.host\" must be a string, not \(other.typeName)")
         }
         switch members["pid"] {
         case nil: break
         case .integer(let pid)?: source.pid = pid
-        case let other?: throw .invalidLogLine("\"source.pid\" must be an integer, not \(other.typeName)")
+        case let other?: throw .invalidHeader("\"source.pid\" must be an integer, not \(other.typeName)")
         }
         return source
     }
@@ -125,18 +125,18 @@ extension JanssonCodec {
         -> RecordingHeader.Store
     {
         guard case .object(let members) = value else {
-            throw .invalidLogLine("stores[\(number - 1)] must be an object, not \(value.typeName)")
+            throw .invalidHeader("stores[\(number - 1)] must be an object, not \(value.typeName)")
         }
         guard case .string(let idText)? = members["id"], let id = StoreID(idText) else {
-            throw .invalidLogLine("stores[\(number - 1)] needs \"id\" as a store id (<scope>/<storage>)")
+            throw .invalidHeader("stores[\(number - 1)] needs \"id\" as a store id (<scope>/<storage>)")
         }
         guard case .string(let versionText)? = members["version"], let version = SemanticVersion(parsing: versionText)
         else {
-            throw .invalidLogLine("store \(id) needs \"version\" as a major.minor.patch string")
+            throw .invalidHeader("store \(id) needs \"version\" as a major.minor.patch string")
         }
-        guard let root = members["root"] else { throw .invalidLogLine("store \(id) needs \"root\"") }
+        guard let root = members["root"] else { throw .invalidHeader("store \(id) needs \"root\"") }
         guard root.objectValue != nil else {
-            throw .invalidLogLine("the root of store \(id) must be an object, not \(root.typeName)")
+            throw .invalidHeader("the root of store \(id) must be an object, not \(root.typeName)")
         }
         return RecordingHeader.Store(id: id, version: version, root: root)
     }

@@ -96,4 +96,10 @@ extension JanssonCodecError {
     static func invalidLogLine(_ message: String) -> JanssonCodecError {
         JanssonCodecError(.invalidLogLine, "not a log event line: \(message)")
     }
+
+    /// A header line (line 1 of a recording) that breaks LOG-FORMAT.md: the same code as an event line's, the
+    /// message without the event line's prefix.
+    static func invalidHeader(_ message: String) -> JanssonCodecError {
+        JanssonCodecError(.invalidLogLine, message)
+    }
 }

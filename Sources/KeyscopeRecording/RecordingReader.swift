@@ -47,10 +47,7 @@ public final class RecordingReader {
         do {
             header = try JanssonCodec.decodeRecordingHeader(first)
         } catch {
-            var reason = Self.describe(error)
-            let prefix = "not a log event line: "  // the codec's wording for any line of the format
-            if reason.hasPrefix(prefix) { reason.removeFirst(prefix.count) }
-            throw RecordingError(.badHeader, line: 1, "not a recording header: \(reason)")
+            throw RecordingError(.badHeader, line: 1, "not a recording header: \(Self.describe(error))")
         }
     }
 
