@@ -18,39 +18,16 @@ public import KeyscopeCore
 /// and its path, and the state is as before. `registered` adds a store (an error if it is there already), `reset`
 /// sets its root to `{}` and its version, `removed` drops it.
 public struct ReplayState: Sendable, Hashable {
-    /// One store: id, semantic version and root (always an object).
-    public struct Store: Sendable, Hashable {
-        public var id: StoreID
-        public var version: SemanticVersion
-        public var root: StoreValue
-
-        public init(id: StoreID, version: SemanticVersion, root: StoreValue) {
-            self.id = id
-            self.version = version
-            self.root = root
-        }
-    }
+    /// One store: id, semantic version and root (always an object), as a header lists them.
+    public typealias Store = RecordingHeader.Store
 
     private var entries: [StoreID: Store] = [:]
     /// The ids in registration order.
     public private(set) var storeIDs: [StoreID] = []
 
-    /// No stores.
-    public init() {}
-
     /// The header's stores, in the header's order: the state at seq 0.
     public init(header: RecordingHeader) {
-        for store in header.stores {
-            add(Store(id: store.id, version: store.version, root: store.root))
-        }
-    }
-
-    /// These stores, in this order (a later one with an id already seen replaces the earlier one).
-    public init(stores: [Store]) {
-        for store in stores {
-            if entries[store.id] != nil { storeIDs.removeAll { $0 == store.id } }
-            add(store)
-        }
+        for store in header.stores { add(store) }
     }
 
     /// Every store, in registration order.
