@@ -18,10 +18,13 @@ extension RecordingLibrary {
 
     /// The recordings in `directory`: files with valid names that resolve (symlinks followed) to regular files
     /// directly in `directory`. Nothing when the folder does not exist.
+    /// In no particular order (the listing sorts them).
     static func recordings(in directory: URL) -> [(name: String, attributes: Found)] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
-        return names.sorted().compactMap { name in
-            guard RecordingName.isValid(name), let found = resolved(name, in: directory) else { return nil }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path),
+            let folder = realPath(directory.path)
+        else { return [] }
+        return names.compactMap { name in
+            guard let found = resolved(name, in: directory, folder: folder) else { return nil }
             return (name, found)
         }
     }
@@ -29,8 +32,13 @@ extension RecordingLibrary {
     /// The file `name` in `directory`, when it is a regular file once symlinks are resolved and lies directly in
     /// `directory` (itself resolved): a symlink that leads anywhere else is not found.
     static func resolved(_ name: String, in directory: URL) -> Found? {
-        guard RecordingName.isValid(name), let folder = realPath(directory.path),
-            let file = realPath(directory.appendingPathComponent(name).path)
+        guard let folder = realPath(directory.path) else { return nil }
+        return resolved(name, in: directory, folder: folder)
+    }
+
+    /// ``resolved(_:in:)`` with the folder's real path already known.
+    private static func resolved(_ name: String, in directory: URL, folder: String) -> Found? {
+        guard RecordingName.isValid(name), let file = realPath(directory.appendingPathComponent(name).path)
         else { return nil }
         let parent = (file as NSString).deletingLastPathComponent
         guard parent == folder else { return nil }
