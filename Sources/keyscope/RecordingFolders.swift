@@ -9,11 +9,5 @@ enum RecordingFolders {
 
     /// `./fixtures/recordings` when the current directory is a Keyscope checkout, else the `fixtures/recordings/`
     /// of the package this binary was built from (as ``PublicDirectory`` finds `Public/`); `nil` when neither exists.
-    static var offered: URL? {
-        let local = URL(fileURLWithPath: "fixtures/recordings", isDirectory: true)
-        if FileManager.default.fileExists(atPath: local.appendingPathComponent("README.md").path) { return local }
-        let built = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("fixtures/recordings", isDirectory: true)
-        return FileManager.default.fileExists(atPath: built.path) ? built : nil
-    }
+    static var offered: URL? { PackageFolder.find("fixtures/recordings", marker: "README.md") }
 }

@@ -272,11 +272,5 @@ struct ServeCommand: AsyncParsableCommand {
 enum PublicDirectory {
     /// `./Public` when the current directory is a Keyscope checkout, else the `Public/` of the package this binary
     /// was built from.
-    static var `default`: URL? {
-        let local = URL(fileURLWithPath: "Public", isDirectory: true)
-        if FileManager.default.fileExists(atPath: local.appendingPathComponent("index.html").path) { return local }
-        let built = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Public", isDirectory: true)
-        return FileManager.default.fileExists(atPath: built.path) ? built : nil
-    }
+    static var `default`: URL? { PackageFolder.find("Public", marker: "index.html") }
 }
