@@ -93,6 +93,29 @@ test("a recording the server lists is downloaded with the token and starts at th
   await missing.loadServer("fixtures/gone.kslog");
   assert.equal(missing.status, "error");
   assert.match(missing.message, /not_found: no such recording/);
+  const bare = replayModel({ fetch: async () => new Response('{"error":{"message":"gone"}}', { status: 410 }) }).model;
+  await bare.loadServer("fixtures/gone.kslog");
+  assert.equal(bare.message, "The server did not send fixtures/gone.kslog (gone).", "no code, no \"undefined: \"");
+});
+
+test("the replay's section goes out only when something in it changed", async () => {
+  const { bytes } = randomRecording(36, 40);
+  const { model } = replayModel();
+  assert.equal(model.build().status, "idle");
+  assert.equal(model.build(), undefined, "nothing new");
+  await model.loadFile(file(bytes, "v.kslog"));
+  const loaded = model.build();
+  assert.deepEqual([loaded.status, loaded.events, loaded.seq, loaded.key], ["ready", 40, 0, model.loadId]);
+  assert.equal(loaded.startTime, "2026-11-21T10:00:00.000000Z");
+  assert.ok(loaded.indexBytes > 0);
+  assert.equal(model.build(), undefined);
+  model.goTo(12);
+  const moved = model.build();
+  assert.deepEqual([moved.seq, moved.events, moved.endTime], [12, 40, loaded.endTime]);
+  model.goTo(12);
+  assert.equal(model.build(), undefined, "the same seq again is no change");
+  model.exit();
+  assert.deepEqual(Object.keys(model.build()).sort(), ["active", "id", "message", "name", "progress", "status"]);
 });
 
 test("a bad recording is an error naming its line; a newer load replaces an older one", async () => {
@@ -165,6 +188,14 @@ test("the Record button's recording: start, its count polled, stop and the file 
   assert.equal(model.recording.events, 17);
   assert.equal(model.build().recording.events, 17);
   assert.equal(model.build(), undefined, "nothing new to send");
+  await repeats[0]();
+  assert.equal(model.build().recording.events, 17, "a listing read again is sent once it is read");
+  let sent = 0;
+  model.onChange = () => sent++;
+  const polled = repeats[0]();
+  assert.equal(sent, 0, "nothing to send while the listing on screen is read again");
+  await polled;
+  assert.equal(sent, 1);
   const answer = await model.stop();
   assert.equal(answer.ok, true);
   assert.equal(answer.name, "r1.kslog");

@@ -9,7 +9,8 @@ import {
   decimals, exportText, pickedColor, readControlInput, readImport, replacementSummary, sliderInput, snapToStep, stepInput,
 } from "../../Public/lib/tunable-input.mjs";
 import { readViewState, writeViewState } from "../../Public/lib/url-state.mjs";
-import { TunablesModel, errorOf } from "../../Public/app/worker/tunables-model.mjs";
+import { errorOf, errorText, getJSON, postEmpty, postFailureText } from "../../Public/app/worker/http.mjs";
+import { TunablesModel } from "../../Public/app/worker/tunables-model.mjs";
 
 const panelJSON = `{
   "store": "app/file:/tmp/live-constants.json",
@@ -205,6 +206,25 @@ test("tune requests carry VALUES.md JSON as it was written", () => {
 test("error bodies give their message, other bodies the status", () => {
   assert.deepEqual(errorOf('{"error":{"code":"no_tunables","message":"none here"}}', 404), { code: "no_tunables", message: "none here" });
   assert.deepEqual(errorOf("<html>", 500), { code: "", message: "HTTP 500" });
+  assert.deepEqual(errorOf('{"error":{"message":"no code"}}', 400), { code: "", message: "no code" });
+  assert.equal(errorText({ code: "no_tunables", message: "none here" }), "no_tunables: none here");
+  assert.equal(errorText({ code: "", message: "HTTP 500" }), "HTTP 500");
+});
+
+test("getJSON: ready with the body read, none (404), an error with the server's words, or no answer", async () => {
+  const client = (status, body) => ({ origin: "http://h", token: "tok", fetch: async () => ({ status, text: async () => body }) });
+  const read = (value) => value.get("n");
+  assert.deepEqual(await getJSON(client(200, '{"n":3}'), "/api/x", "the x", read), { status: "ready", body: 3 });
+  assert.deepEqual(await getJSON(client(404, '{"error":{"code":"no_x","message":"none"}}'), "/api/x", "the x", read), { status: "none", message: "none", code: "no_x" });
+  assert.deepEqual(await getJSON(client(500, "<html>"), "/api/x", "the x", read), { status: "error", message: "GET /api/x answered 500: HTTP 500", code: "" });
+  const bad = await getJSON(client(200, "{"), "/api/x", "the x", read);
+  assert.equal(bad.status, "error");
+  assert.match(bad.message, /^Could not read the x: /);
+  const down = { origin: "http://h", token: "tok", fetch: async () => { throw new Error("refused"); } };
+  assert.deepEqual(await getJSON(down, "/api/x", "the x", read), { status: "error", message: "Could not read the x: refused" });
+  assert.deepEqual(await postEmpty(down, "/api/x"), { ok: false, status: 0, error: { code: "", message: "refused" } });
+  assert.equal(postFailureText(await postEmpty(down, "/api/x")), "The server could not be reached: refused");
+  assert.equal(postFailureText(await postEmpty(client(409, '{"error":{"code":"conflict","message":"no"}}'), "/api/x")), "conflict: no");
 });
 
 /** A session with just what the model reads, and a fetch that answers from a list. */

@@ -3,10 +3,9 @@
 // arrive for a store the panel lists (`containers[].store`), at most every 500 ms. Edits, deletes and rescans go
 // out as `preference` requests on the WebSocket.
 
-import { parseJSON } from "../../lib/json-reader.mjs";
 import { preferenceRequest } from "../../lib/preference-input.mjs";
 import { Throttle, preferenceRow, readPreferencesPanel } from "../../lib/preferences.mjs";
-import { errorOf } from "./tunables-model.mjs";
+import { getJSON } from "./http.mjs";
 
 /** Changes to the panel's stores re-fetch it at most this often. */
 export const refetchIntervalMs = 500;
@@ -74,36 +73,22 @@ export class PreferencesModel {
     this.loading = true;
     if (!this.panel) this.status = "loading";
     this.version++;
-    try {
-      const response = await this.fetch(`${this.origin}/api/preferences`, { headers: { Authorization: `Bearer ${this.token}` }, cache: "no-store" });
-      const text = await response.text();
-      if (response.status === 200) {
-        this.setPanel(readPreferencesPanel(parseJSON(text)));
-        this.status = "ready";
-        this.message = "";
-        this.code = "";
-      } else {
-        const error = errorOf(text, response.status);
-        this.code = error.code;
-        if (response.status === 404) {
-          // no_preferences, or a server from before preferences (not_found): either way there are none.
-          this.setPanel(null);
-          this.status = "none";
-          this.message = error.message;
-        } else {
-          this.status = "error";
-          this.message = `GET /api/preferences answered ${response.status}: ${error.code ? `${error.code}: ` : ""}${error.message}`;
-        }
-      }
-    } catch (error) {
-      this.status = "error";
-      this.message = `Could not read the preferences: ${error.message}`;
-    } finally {
-      this.loading = false;
-      this.loadedEpoch = epoch;
-      this.version++;
-      this.onChange();
+    const answer = await getJSON(this, "/api/preferences", "the preferences", readPreferencesPanel);
+    if (answer.status === "ready") {
+      this.setPanel(answer.body);
+      this.message = "";
+      this.code = "";
+    } else {
+      // 404: no_preferences, or a server from before preferences (not_found): either way there are none.
+      if (answer.status === "none") this.setPanel(null);
+      this.message = answer.message;
+      this.code = answer.code ?? this.code;
     }
+    this.status = answer.status;
+    this.loading = false;
+    this.loadedEpoch = epoch;
+    this.version++;
+    this.onChange();
     if (this.again) {
       this.again = false;
       this.load();

@@ -5,7 +5,7 @@
 
 import { parseJSON } from "../../lib/json-reader.mjs";
 import { endedText, readRecordingStatus, readRecordingsListing, recordingPath } from "../../lib/recordings.mjs";
-import { errorOf } from "./tunables-model.mjs";
+import { authHeaders, errorOf, errorText, getJSON, postEmpty } from "./http.mjs";
 
 /** While a recording runs, its status is read this often. */
 export const pollIntervalMs = 1000;
@@ -38,34 +38,25 @@ export class RecordingsModel {
     this.sent = -1;
   }
 
-  headers(extra = {}) {
-    return { Authorization: `Bearer ${this.token}`, ...extra };
-  }
-
   /** `GET /api/recordings`: the files and the recordings in progress. */
   async load() {
-    if (this.status !== "ready") this.status = "loading";
-    this.changed();
-    try {
-      const response = await this.fetch(`${this.origin}/api/recordings`, { headers: this.headers(), cache: "no-store" });
-      const body = await response.text();
-      if (response.status === 200) {
-        const listing = readRecordingsListing(parseJSON(body));
-        this.files = listing.recordings;
-        this.active = listing.active;
-        this.status = "ready";
-        this.message = "";
-        this.follow();
-      } else if (response.status === 404) {
-        this.unavailable(errorOf(body, response.status).message);
-      } else {
-        const error = errorOf(body, response.status);
-        this.status = "error";
-        this.message = `GET /api/recordings answered ${response.status}: ${error.code ? `${error.code}: ` : ""}${error.message}`;
-      }
-    } catch (error) {
+    // A listing on screen stays while it is read again (every second while recording): nothing to send yet.
+    if (this.status !== "ready" && this.status !== "loading") {
+      this.status = "loading";
+      this.changed();
+    }
+    const answer = await getJSON(this, "/api/recordings", "the recordings", readRecordingsListing);
+    if (answer.status === "ready") {
+      this.files = answer.body.recordings;
+      this.active = answer.body.active;
+      this.status = "ready";
+      this.message = "";
+      this.follow();
+    } else if (answer.status === "none") {
+      this.unavailable(answer.message);
+    } else {
       this.status = "error";
-      this.message = `Could not read the recordings: ${error.message}`;
+      this.message = answer.message;
     }
     this.changed();
   }
@@ -154,11 +145,8 @@ export class RecordingsModel {
   async download(id) {
     const name = id.slice(id.indexOf("/") + 1);
     try {
-      const response = await this.fetch(`${this.origin}${recordingPath(id)}`, { headers: this.headers(), cache: "no-store" });
-      if (response.status !== 200) {
-        const error = errorOf(await response.text(), response.status);
-        return this.refused(`Could not download ${name}: ${error.code ? `${error.code}: ` : ""}${error.message}`);
-      }
+      const response = await this.fetch(`${this.origin}${recordingPath(id)}`, { headers: authHeaders(this.token), cache: "no-store" });
+      if (response.status !== 200) return this.refused(`Could not download ${name}: ${errorText(errorOf(await response.text(), response.status))}`);
       return { ok: true, message: "", blob: await response.blob(), name };
     } catch (error) {
       return this.refused(`Could not download ${name}: ${error.message}`);
@@ -167,22 +155,20 @@ export class RecordingsModel {
 
   /** A POST with the body `{}`; the answer's JSON body when it worked, else the reason (also as a banner). */
   async post(path, what) {
-    try {
-      const response = await this.fetch(`${this.origin}${path}`, {
-        method: "POST", headers: this.headers({ "Content-Type": "application/json" }), body: "{}", cache: "no-store",
-      });
-      const text = await response.text();
-      if (response.status >= 200 && response.status < 300) return { ok: true, message: "", body: parseJSON(text) };
-      const error = errorOf(text, response.status);
-      // A server without recordings says `no_recordings`; one that predates them has no such route at all.
-      if (response.status === 404 && (error.code === "no_recordings" || path === "/api/recordings")) {
-        this.unavailable(error.message);
-        return this.refused("This server keeps no recordings: load a .kslog file in the Replay tab instead.");
+    const answer = await postEmpty(this, path);
+    if (answer.ok) {
+      try {
+        return { ok: true, message: "", body: parseJSON(answer.text) };
+      } catch (error) {
+        return this.refused(`Could not ${what}: ${error.message}`);
       }
-      return this.refused(`Could not ${what}: ${error.code ? `${error.code}: ` : ""}${error.message}`);
-    } catch (error) {
-      return this.refused(`Could not ${what}: ${error.message}`);
     }
+    // A server without recordings says `no_recordings`; one that predates them has no such route at all.
+    if (answer.status === 404 && (answer.error.code === "no_recordings" || path === "/api/recordings")) {
+      this.unavailable(answer.error.message);
+      return this.refused("This server keeps no recordings: load a .kslog file in the Replay tab instead.");
+    }
+    return this.refused(`Could not ${what}: ${errorText(answer.error)}`);
   }
 
   refused(message) {

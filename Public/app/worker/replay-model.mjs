@@ -3,13 +3,14 @@
 // its own tree, log and history models, fed with timeline frames: the Stores, Log, History and Subscriptions panels
 // show the recording at the selected seq exactly as they show a live server. Playback moves the seq on a timer.
 
-import { parseJSON } from "../../lib/json-reader.mjs";
 import { RecordingError, RecordingIndexer } from "../../lib/recording.mjs";
+import { recordingPath } from "../../lib/recordings.mjs";
 import { SubscriptionRates } from "../../lib/subscriptions.mjs";
 import {
   defaultLogWindow, formatLogTime, formatOffset, helloFrame, playbackTarget, seekFrames, speeds, stepFrames,
 } from "../../lib/timeline.mjs";
 import { HistoryModel } from "./history-model.mjs";
+import { authHeaders, errorOf, errorText } from "./http.mjs";
 import { LogModel } from "./log-model.mjs";
 import { Session } from "./session.mjs";
 import { TreeModel } from "./tree-model.mjs";
@@ -60,6 +61,16 @@ export class ReplayModel {
     /** The filter and order the log shows, kept for the next replay session. */
     this.logFilter = null;
     this.logOrder = "newest";
+    /** The parts of the section that stay the same while a recording is loaded (see `read`). */
+    this.about = null;
+    this.version = 0;
+    this.sent = -1;
+  }
+
+  /** Something the section shows changed. */
+  changed() {
+    this.version++;
+    this.onChange();
   }
 
   /** Whether the panels show the recording. */
@@ -88,13 +99,12 @@ export class ReplayModel {
   async loadServer(id, seq = 0) {
     const slash = id.indexOf("/");
     const load = this.begin(id.slice(slash + 1), id, "downloading");
-    const url = `${this.origin}/api/recordings/${id.split("/").map(encodeURIComponent).join("/")}`;
     let bytes;
     try {
-      const response = await this.fetch(url, { headers: { Authorization: `Bearer ${this.token}` }, cache: "no-store" });
+      const response = await this.fetch(`${this.origin}${recordingPath(id)}`, { headers: authHeaders(this.token), cache: "no-store" });
       if (response.status !== 200) {
-        const body = await response.text();
-        return this.fail(load, `The server did not send ${id} (${errorMessage(body, response.status)}).`);
+        const error = errorOf(await response.text(), response.status);
+        return this.fail(load, `The server did not send ${id} (${errorText(error)}).`);
       }
       bytes = await this.download(load, response);
     } catch (error) {
@@ -121,7 +131,7 @@ export class ReplayModel {
       chunks.push(value);
       size += value.length;
       this.progress = { bytes: size, total: Math.max(total, size), events: 0 };
-      this.onChange();
+      this.changed();
     }
     const bytes = new Uint8Array(size);
     let at = 0;
@@ -137,12 +147,13 @@ export class ReplayModel {
     this.stop();
     this.parts = null;
     this.recording = null;
+    this.about = null;
     this.name = name;
     this.id = id;
     this.status = status;
     this.message = "";
     this.progress = { bytes: 0, total: 0, events: 0 };
-    this.onChange();
+    this.changed();
     return ++this.loadId;
   }
 
@@ -150,7 +161,7 @@ export class ReplayModel {
     if (load !== this.loadId) return;
     this.status = "error";
     this.message = message;
-    this.onChange();
+    this.changed();
   }
 
   /** Reads the bytes a slice at a time, yielding between slices so progress reaches the page. */
@@ -164,7 +175,7 @@ export class ReplayModel {
         const sliceStart = Date.now();
         while (!indexer.done && Date.now() - sliceStart < sliceMs) indexer.step(500);
         this.progress = indexer.progress;
-        this.onChange();
+        this.changed();
         await nextTask();
         if (load !== this.loadId) return;
       }
@@ -172,8 +183,25 @@ export class ReplayModel {
       if (!(error instanceof RecordingError)) throw error;
       return this.fail(load, `${this.name} is not a valid recording: ${error.message}.`);
     }
-    this.recording = indexer.result();
+    const recording = indexer.result();
+    this.recording = recording;
     this.loadMs = Date.now() - started;
+    const { times, events } = recording;
+    this.about = {
+      key: load,
+      events,
+      startTime: formatLogTime(times[0]),
+      endTime: formatLogTime(times[events]),
+      bytes: recording.bytes.length,
+      tornBytes: recording.tornBytes,
+      stores: recording.storeIds.length,
+      subscriptionLists: recording.subscriptionLists.length,
+      source: recording.header.source,
+      checkpoints: recording.checkpoints.length,
+      checkpointEvery: recording.checkpointEvery,
+      indexBytes: recording.indexBytes,
+      loadMs: this.loadMs,
+    };
     this.status = "ready";
     this.enter(Math.max(0, Math.min(this.recording.events, seq)));
   }
@@ -217,7 +245,7 @@ export class ReplayModel {
     }
     this.seq = target;
     this.lastSeekMs = performance.now() - started;
-    this.onChange();
+    this.changed();
   }
 
   /** @param {number} delta events forward (negative: back) */
@@ -233,13 +261,13 @@ export class ReplayModel {
     this.playing = true;
     this.anchor = { seq: this.seq, wall: Date.now() };
     this.timer = setInterval(() => this.tick(), tickMs);
-    this.onChange();
+    this.changed();
   }
 
   pause() {
     if (!this.playing) return;
     this.stop();
-    this.onChange();
+    this.changed();
   }
 
   stop() {
@@ -253,7 +281,7 @@ export class ReplayModel {
     if (!speeds.includes(speed)) return;
     this.speed = speed;
     this.anchor = { seq: this.seq, wall: Date.now() };
-    this.onChange();
+    this.changed();
   }
 
   /** Moves playback on: to the recorded time at the chosen speed, or (max) as far as a tick's budget allows. */
@@ -283,11 +311,12 @@ export class ReplayModel {
     this.loadId++;
     this.parts = null;
     this.recording = null;
+    this.about = null;
     this.status = "idle";
     this.message = "";
     this.name = "";
     this.id = null;
-    this.onChange();
+    this.changed();
   }
 
   /**
@@ -299,6 +328,13 @@ export class ReplayModel {
     if (order) this.logOrder = order;
   }
 
+  /** The Replay tab's and replay bar's section of the next update, or undefined when the page has it already. */
+  build() {
+    if (this.sent === this.version) return undefined;
+    this.sent = this.version;
+    return this.section();
+  }
+
   /** The Replay tab's and replay bar's section of an update. */
   section() {
     const { recording } = this;
@@ -307,37 +343,15 @@ export class ReplayModel {
     const micros = recording.times[Math.max(0, this.seq)];
     return {
       ...base,
-      key: this.loadId,
-      events: recording.events,
+      ...this.about,
       seq: this.seq,
       time: formatLogTime(micros),
       timeMs: micros / 1000,
       offset: formatOffset(micros, recording.times[0]),
-      startTime: formatLogTime(recording.times[0]),
-      endTime: formatLogTime(recording.times[recording.events]),
       playing: this.playing,
       speed: this.speed,
-      bytes: recording.bytes.length,
-      tornBytes: recording.tornBytes,
-      stores: recording.storeIds.length,
-      subscriptionLists: recording.subscriptionLists.length,
-      source: recording.header.source,
-      checkpoints: recording.checkpoints.length,
-      checkpointEvery: recording.checkpointEvery,
-      indexBytes: recording.indexBytes,
-      loadMs: this.loadMs,
       seekMs: Math.round(this.lastSeekMs),
     };
-  }
-}
-
-/** The server's error message in an error body, else the status. */
-function errorMessage(body, status) {
-  try {
-    const error = parseJSON(body).get("error");
-    return `${error.get("code")}: ${error.get("message")}`;
-  } catch {
-    return `HTTP ${status}`;
   }
 }
 

@@ -6,6 +6,7 @@ import { parseJSON } from "../../lib/json-reader.mjs";
 import { stringifyValue } from "../../lib/json-writer.mjs";
 import { exportText, readImport, replacementSummary } from "../../lib/tunable-input.mjs";
 import { readTunablesPanel, tunableRows } from "../../lib/tunables.mjs";
+import { getJSON, postFailureText, postJSON } from "./http.mjs";
 
 /** @typedef {"idle"|"loading"|"ready"|"none"|"error"} TunablesStatus */
 
@@ -46,35 +47,20 @@ export class TunablesModel {
     this.loading = true;
     if (!this.panel) this.status = "loading";
     this.version++;
-    try {
-      const response = await this.fetch(`${this.origin}/api/tunables`, { headers: this.headers(), cache: "no-store" });
-      const text = await response.text();
-      if (response.status === 200) {
-        this.panel = readTunablesPanel(parseJSON(text));
-        this.status = "ready";
-        this.message = "";
-      } else if (response.status === 404) {
-        // no_tunables, or a server from before tunables (not_found): either way there are none to show.
-        this.panel = null;
-        this.status = "none";
-        this.message = errorOf(text, response.status).message;
-      } else {
-        this.status = "error";
-        this.message = `GET /api/tunables answered ${response.status}: ${errorOf(text, response.status).message}`;
-      }
-    } catch (error) {
-      this.status = "error";
-      this.message = `Could not read the tunables: ${error.message}`;
-    } finally {
-      this.loading = false;
-      this.loadedEpoch = epoch;
-      this.version++;
-      this.onChange();
+    const answer = await getJSON(this, "/api/tunables", "the tunables", readTunablesPanel);
+    if (answer.status === "ready") {
+      this.panel = answer.body;
+      this.message = "";
+    } else {
+      // 404: no_tunables, or a server from before tunables (not_found): either way there are none to show.
+      if (answer.status === "none") this.panel = null;
+      this.message = answer.message;
     }
-  }
-
-  headers(extra = {}) {
-    return { Authorization: `Bearer ${this.token}`, ...extra };
+    this.status = answer.status;
+    this.loading = false;
+    this.loadedEpoch = epoch;
+    this.version++;
+    this.onChange();
   }
 
   /** The live values: the tunables' store in the mirror, else (not mirrored yet) the values the fetch returned. */
@@ -141,35 +127,10 @@ export class TunablesModel {
   async replace(source, text) {
     const next = this.replacement(source, text);
     if (!next.ok) return { ok: false, message: next.message, seq: null };
-    try {
-      const response = await this.fetch(`${this.origin}/tune`, {
-        method: "POST", headers: this.headers({ "Content-Type": "application/json" }), body: stringifyValue(next.values), cache: "no-store",
-      });
-      const body = await response.text();
-      if (response.status >= 200 && response.status < 300) return { ok: true, message: "", seq: seqOf(body) };
-      const error = errorOf(body, response.status);
-      return { ok: false, message: error.code ? `${error.code}: ${error.message}` : error.message, seq: null };
-    } catch (error) {
-      return { ok: false, message: `The server could not be reached: ${error.message}`, seq: null };
-    }
+    const answer = await postJSON(this, "/tune", stringifyValue(next.values));
+    if (answer.ok) return { ok: true, message: "", seq: seqOf(answer.text) };
+    return { ok: false, message: postFailureText(answer), seq: null };
   }
-}
-
-/**
- * The error in an error response's body (`{"error": {"code", "message"}}`), or the status when it has none.
- * @param {string} text
- * @param {number} status
- */
-export function errorOf(text, status) {
-  try {
-    const error = parseJSON(text).get("error");
-    const code = error.get("code");
-    const message = error.get("message");
-    if (typeof message === "string") return { code: typeof code === "string" ? code : "", message };
-  } catch {
-    // not the server's error JSON: fall through
-  }
-  return { code: "", message: `HTTP ${status}` };
 }
 
 /** The seq a successful write's body names (`{"seq": N}` or `{"result": {"seq": N}}`), else null. */

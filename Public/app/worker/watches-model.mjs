@@ -3,10 +3,9 @@
 // second); Refresh asks the server to re-read every status first (`POST /api/watches/refresh`). The rows come
 // from watches.mjs.
 
-import { parseJSON } from "../../lib/json-reader.mjs";
 import { Throttle } from "../../lib/preferences.mjs";
 import { readWatchesPanel, watchesSummary, watchesView } from "../../lib/watches.mjs";
-import { errorOf } from "./tunables-model.mjs";
+import { getJSON, postEmpty, postFailureText } from "./http.mjs";
 
 /** While the tab is shown, the panel is fetched this often. */
 export const pollIntervalMs = 2000;
@@ -75,39 +74,23 @@ export class WatchesModel {
     }
     this.loading = true;
     if (!this.panel) this.status = "loading";
-    try {
-      const response = await this.fetch(`${this.origin}/api/watches`, { headers: this.headers(), cache: "no-store" });
-      const body = await response.text();
-      if (response.status === 200) {
-        this.panel = readWatchesPanel(parseJSON(body));
-        this.status = "ready";
-        this.message = "";
-        this.fetchedAt = this.now();
-      } else if (response.status === 404) {
-        this.panel = null;
-        this.status = "none";
-        this.message = errorOf(body, response.status).message;
-      } else {
-        const error = errorOf(body, response.status);
-        this.status = "error";
-        this.message = `GET /api/watches answered ${response.status}: ${error.code ? `${error.code}: ` : ""}${error.message}`;
-      }
-    } catch (error) {
-      this.status = "error";
-      this.message = `Could not read the watches: ${error.message}`;
-    } finally {
-      this.loading = false;
-      this.version++;
-      this.onChange();
+    const answer = await getJSON(this, "/api/watches", "the watches", readWatchesPanel);
+    if (answer.status === "ready") {
+      this.panel = answer.body;
+      this.message = "";
+      this.fetchedAt = this.now();
+    } else {
+      if (answer.status === "none") this.panel = null;
+      this.message = answer.message;
     }
+    this.status = answer.status;
+    this.loading = false;
+    this.version++;
+    this.onChange();
     if (this.again) {
       this.again = false;
       this.load();
     }
-  }
-
-  headers(extra = {}) {
-    return { Authorization: `Bearer ${this.token}`, ...extra };
   }
 
   /**
@@ -115,20 +98,8 @@ export class WatchesModel {
    * @returns {Promise<{ok: boolean, message: string}>}
    */
   async refresh() {
-    let answer;
-    try {
-      const response = await this.fetch(`${this.origin}/api/watches/refresh`, {
-        method: "POST", headers: this.headers({ "Content-Type": "application/json" }), body: "{}", cache: "no-store",
-      });
-      const body = await response.text();
-      if (response.status >= 200 && response.status < 300) answer = { ok: true, message: "" };
-      else {
-        const error = errorOf(body, response.status);
-        answer = { ok: false, message: error.code ? `${error.code}: ${error.message}` : error.message };
-      }
-    } catch (error) {
-      answer = { ok: false, message: `The server could not be reached: ${error.message}` };
-    }
+    const sent = await postEmpty(this, "/api/watches/refresh");
+    const answer = { ok: sent.ok, message: sent.ok ? "" : postFailureText(sent) };
     await this.load();
     return answer;
   }

@@ -36,8 +36,6 @@ const view = {
   tree: { start: 0, count: 80 }, log: { visible: 40, count: 120 }, history: { start: 0, count: 80 },
 };
 const phase = { phase: "connecting", attempt: 0, retryIn: 0, reason: "", refused: false };
-/** The replay section last sent, as JSON. */
-let sentReplay = "";
 let credit = true;
 let dirty = true;
 let flushTimer = 0;
@@ -370,11 +368,7 @@ function flush() {
   const listing = recordings.build();
   if (listing) update.recordings = listing;
   // The replay's section goes out when it changed (every step while playing, never while idle).
-  const section = replay.section();
-  const signature = JSON.stringify(section);
-  if (signature !== sentReplay) {
-    sentReplay = signature;
-    update.replay = section;
-  }
+  const section = replay.build();
+  if (section) update.replay = section;
   postMessage(update);
 }
