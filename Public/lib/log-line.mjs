@@ -1,12 +1,9 @@
-// One line of a recording (LOG-FORMAT.md, VALUES.md): its time, its store id, its patches read with the fields each
-// op needs, and whether a patch applies to a state as it stands (`old` equal to the value there, presence included),
-// as `keyscope replay` checks them.
+// One line of a recording (LOG-FORMAT.md, VALUES.md): its time, its store id, and its patches read with the fields
+// each op needs, as `keyscope replay` checks them. Whether a patch applies to the state as it stands (`old` equal to
+// the value there, presence included) is checked as it is applied: mirror.mjs `applyPatch` with `checkOld`.
 
-import { stringifyValue } from "./json-writer.mjs";
-import { valueAt } from "./mirror.mjs";
-import { valuesEqual } from "./values.mjs";
+import { patchOps } from "./protocol.mjs";
 
-const patchOps = new Set(["set", "insert", "remove", "merge"]);
 export const versionPattern = /^\d+\.\d+\.\d+$/;
 const timePattern = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})\.(\d{6})[Zz]$/;
 
@@ -68,66 +65,6 @@ export function isStoreId(text) {
   const scopeOK = scope === "app" || (scope.startsWith("scenario:") && plain(scope.slice(9)));
   return scopeOK && (storage === "memory" || storage === "userPrefs" || (storage.startsWith("userPrefs:") && plain(storage.slice(10)))
     || (storage.startsWith("file:") && storage.length > 5) || (storage.startsWith("backend:") && plain(storage.slice(8))));
-}
-
-/** A short text of a value (or "absent") for error messages. */
-export function describe(value) {
-  return value === undefined ? "absent" : stringifyValue(value, { maxLength: 80 });
-}
-
-/** Why a patch does not apply; thrown inside `checkPatch` and turned into a RecordingError by the caller. */
-export class PatchRefused extends Error {}
-
-/**
- * Checks that a recorded patch applies to `root` as it stands (its `old` equal to the value there, presence
- * included; the structure fit for the op), as `keyscope replay` checks it.
- * @param {Map<string, any>} root
- * @param {import("./protocol.mjs").Patch} patch
- * @param {import("./keypath.mjs").Segment[]} segments
- * @throws {PatchRefused}
- */
-export function checkPatch(root, patch, segments) {
-  const { op } = patch;
-  const expect = (current, what = `"${patch.path}"`) => {
-    if (current === undefined ? patch.old !== undefined : patch.old === undefined || !valuesEqual(current, patch.old)) {
-      throw new PatchRefused(`${what} is ${describe(current)}, the patch expected ${describe(patch.old)}`);
-    }
-  };
-  if (segments.length === 0) {
-    if (op === "set") return expect(root, "the root");
-    return checkMerge(root, patch);
-  }
-  const parent = valueAt(root, segments.slice(0, -1));
-  const last = segments[segments.length - 1];
-  if (parent === undefined) throw new PatchRefused(`nothing is at the parent of "${patch.path}"`);
-  let current;
-  if (typeof last === "string") {
-    if (!(parent instanceof Map)) throw new PatchRefused(`the parent of "${patch.path}" is not an object`);
-    if (op === "insert") throw new PatchRefused("an insert needs an index");
-    current = parent.get(last);
-  } else {
-    if (!Array.isArray(parent)) throw new PatchRefused(`the parent of "${patch.path}" is not an array`);
-    const limit = op === "set" || op === "insert" ? parent.length : parent.length - 1;
-    if (typeof last !== "number" || last > limit) throw new PatchRefused(`the index in "${patch.path}" is past the end (${parent.length} elements)`);
-    current = parent[last];
-  }
-  switch (op) {
-    case "set": return expect(current);
-    case "remove": return expect(current);
-    case "merge": return checkMerge(current, patch);
-    default: return undefined; // insert: nothing was there, nothing to compare
-  }
-}
-
-function checkMerge(target, patch) {
-  if (!(target instanceof Map)) throw new PatchRefused(`a merge needs an object at "${patch.path}", it is ${describe(target)}`);
-  for (const key of patch.new.keys()) {
-    const current = target.get(key);
-    const old = patch.old.get(key);
-    if (current === undefined ? old !== undefined : old === undefined || !valuesEqual(current, old)) {
-      throw new PatchRefused(`key "${key}" of "${patch.path}" is ${describe(current)}, the patch expected ${describe(old)}`);
-    }
-  }
 }
 
 /**

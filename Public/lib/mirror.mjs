@@ -2,11 +2,22 @@
 // says ("Applying an entry to a state"). A patch that does not fit the mirror means the mirror is out of step with
 // the server; it throws MirrorError and the caller asks for a fresh snapshot.
 
+import { stringifyValue } from "./json-writer.mjs";
 import { parseKeyPath } from "./keypath.mjs";
 import { splitStoreId } from "./protocol.mjs";
+import { valuesEqual } from "./values.mjs";
 
 /** The mirror and the server disagree (or an entry is inconsistent); a resync fixes it. */
-export class MirrorError extends Error {}
+export class MirrorError extends Error {
+  /**
+   * @param {string} message
+   * @param {string} [reason] why a patch does not fit, without the patch's op and path
+   */
+  constructor(message, reason = message) {
+    super(message);
+    this.reason = reason;
+  }
+}
 
 const pathCacheLimit = 50_000;
 
@@ -30,12 +41,14 @@ export class PathCache {
 }
 
 /**
- * The value at `segments` inside `value`, or undefined when there is none.
+ * The value at `segments` (the first `count` of them) inside `value`, or undefined when there is none.
  * @param {any} value
  * @param {import("./keypath.mjs").Segment[]} segments
+ * @param {number} [count]
  */
-export function valueAt(value, segments) {
-  for (const segment of segments) {
+export function valueAt(value, segments, count = segments.length) {
+  for (let i = 0; i < count; i++) {
+    const segment = segments[i];
     if (typeof segment === "string") {
       if (!(value instanceof Map)) return undefined;
       value = value.get(segment);
@@ -61,71 +74,85 @@ export function valueAtPath(root, path) {
   }
 }
 
+/** A short text of a value (or "absent") for error messages. */
+export function describe(value) {
+  return value === undefined ? "absent" : stringifyValue(value, { maxLength: 80 });
+}
+
 /**
- * Applies one patch to a store's root and returns the root (a new one when the patch replaced it).
+ * Applies one patch to a store's root and returns the root (a new one when the patch replaced it). With `checkOld`
+ * (a recording, read as `keyscope replay` checks it), the patch's `old` must also equal the value it replaces,
+ * presence included (for a merge, the old value of every key it sets).
  * @param {Map<string, any>} root
  * @param {import("./protocol.mjs").Patch} patch
  * @param {import("./keypath.mjs").Segment[]} segments the patch's parsed path
+ * @param {boolean} [checkOld]
  * @returns {Map<string, any>}
+ * @throws {MirrorError} when the patch does not fit (`reason` says why)
  */
-export function applyPatch(root, patch, segments) {
+export function applyPatch(root, patch, segments, checkOld = false) {
   const { op } = patch;
-  const fail = (reason) => new MirrorError(`${op} at "${patch.path}": ${reason}`);
+  const fail = (reason) => new MirrorError(`${op} at "${patch.path}": ${reason}`, reason);
   if (segments.length === 0) {
     if (!(patch.new instanceof Map)) throw fail("the root can only be set or merged with an object");
-    if (op === "set") return patch.new;
-    if (op === "merge") {
-      for (const [key, value] of patch.new) root.set(key, value);
-      return root;
+    if (op === "set") {
+      if (checkOld && !isOld(root, patch.old)) throw fail(notOld("the root", root, patch.old));
+      return patch.new;
     }
+    if (op === "merge") return merge(root, patch, checkOld, fail, root);
     throw fail("the root cannot be removed or inserted into");
   }
-  const parent = valueAt(root, segments.slice(0, -1));
+  const parent = valueAt(root, segments, segments.length - 1);
   const last = segments[segments.length - 1];
+  if (parent === undefined) throw fail("nothing is at the parent");
   if (typeof last === "string") {
     if (!(parent instanceof Map)) throw fail("the parent is not an object");
+    if (op === "merge") return merge(parent.get(last), patch, checkOld, fail, root);
+    if (op !== "set" && op !== "remove") throw fail("insert needs an index");
+    if (checkOld && !isOld(parent.get(last), patch.old)) throw fail(notOld(`"${patch.path}"`, parent.get(last), patch.old));
     const present = parent.has(last);
-    switch (op) {
-      case "set":
-        if (present !== (patch.old !== undefined)) throw fail(present ? "a value is there, the patch has no old" : "nothing is there, the patch has an old value");
-        parent.set(last, patch.new);
-        return root;
-      case "remove":
-        if (!present) throw fail("nothing is there to remove");
-        parent.delete(last);
-        return root;
-      case "merge": {
-        const target = parent.get(last);
-        if (!(target instanceof Map) || !(patch.new instanceof Map)) throw fail("merge needs objects");
-        for (const [key, value] of patch.new) target.set(key, value);
-        return root;
-      }
-      default:
-        throw fail("insert needs an index");
+    if (op === "set") {
+      if (present !== (patch.old !== undefined)) throw fail(present ? "a value is there, the patch has no old" : "nothing is there, the patch has an old value");
+      parent.set(last, patch.new);
+    } else {
+      if (!present) throw fail("nothing is there to remove");
+      parent.delete(last);
     }
+    return root;
   }
   if (!Array.isArray(parent) || typeof last !== "number") throw fail("the parent is not an array");
-  switch (op) {
-    case "set":
-      if (last > parent.length) throw fail("index past the end");
-      parent[last] = patch.new;
-      return root;
-    case "insert":
-      if (last > parent.length) throw fail("index past the end");
-      parent.splice(last, 0, patch.new);
-      return root;
-    case "remove":
-      if (last >= parent.length) throw fail("index past the end");
-      parent.splice(last, 1);
-      return root;
-    default: {
-      const target = parent[last];
-      if (!(target instanceof Map) || !(patch.new instanceof Map)) throw fail("merge needs objects");
-      for (const [key, value] of patch.new) target.set(key, value);
-      return root;
+  if (last > (op === "set" || op === "insert" ? parent.length : parent.length - 1)) throw fail(`index past the end (${parent.length} elements)`);
+  if (op === "merge") return merge(parent[last], patch, checkOld, fail, root);
+  // An insert replaces nothing: there is no old value to compare.
+  if (checkOld && op !== "insert" && !isOld(parent[last], patch.old)) throw fail(notOld(`"${patch.path}"`, parent[last], patch.old));
+  if (op === "set") parent[last] = patch.new;
+  else if (op === "insert") parent.splice(last, 0, patch.new);
+  else if (op === "remove") parent.splice(last, 1);
+  else throw fail(`unknown op ${op}`);
+  return root;
+}
+
+/** Sets a merge patch's keys in `target` (with `checkOld`, each key's old value checked first); returns `root`. */
+function merge(target, patch, checkOld, fail, root) {
+  if (!(target instanceof Map)) throw fail(`a merge needs an object there, it is ${describe(target)}`);
+  if (!(patch.new instanceof Map)) throw fail("a merge needs an object as its new value");
+  if (checkOld) {
+    for (const key of patch.new.keys()) {
+      const current = target.get(key);
+      const old = patch.old.get(key);
+      if (!isOld(current, old)) throw fail(notOld(`key "${key}" of "${patch.path}"`, current, old));
     }
   }
+  for (const [key, value] of patch.new) target.set(key, value);
+  return root;
 }
+
+/** Whether `current` is what a patch's `old` says is there: both absent, or equal values (VALUES.md). */
+function isOld(current, old) {
+  return current === undefined ? old === undefined : old !== undefined && valuesEqual(current, old);
+}
+
+const notOld = (what, current, old) => `${what} is ${describe(current)}, the patch expected ${describe(old)}`;
 
 /** Every store's id, scope, storage, version and root, as of `seq`. */
 export class Mirror {

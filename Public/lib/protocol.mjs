@@ -16,8 +16,10 @@ export class ProtocolError extends Error {}
  * @typedef {{id: string, scope: string, storage: string, version: string, root: Map<string, any>}} StoreState
  */
 
-const storeEvents = new Set(["registered", "reset", "removed"]);
-const patchOps = new Set(["set", "insert", "remove", "merge"]);
+/** The events of an entry that registers, resets or removes a whole store. */
+export const storeEvents = new Set(["registered", "reset", "removed"]);
+/** The ops of a patch (VALUES.md). */
+export const patchOps = new Set(["set", "insert", "remove", "merge"]);
 
 function member(object, key, check, what, where) {
   const value = object.get(key);
@@ -26,7 +28,7 @@ function member(object, key, check, what, where) {
 }
 
 const isString = (v) => typeof v === "string";
-const isInteger = (v) => typeof v === "number" && Number.isInteger(v);
+export const isInteger = (v) => typeof v === "number" && Number.isInteger(v);
 const isBool = (v) => typeof v === "boolean";
 const isMap = (v) => v instanceof Map;
 const isArray = (v) => Array.isArray(v);

@@ -9,11 +9,9 @@
 
 import { parseJSON } from "./json-reader.mjs";
 import { stringifyValue } from "./json-writer.mjs";
-import { PatchRefused, checkPatch, describe, isStoreId, parseLogTime, readPatch, versionPattern } from "./log-line.mjs";
-import { PathCache, applyPatch } from "./mirror.mjs";
-import { decodeSubscriptions } from "./protocol.mjs";
-
-export { isStoreId, parseLogTime } from "./log-line.mjs";
+import { isStoreId, parseLogTime, readPatch, versionPattern } from "./log-line.mjs";
+import { MirrorError, PathCache, applyPatch, describe } from "./mirror.mjs";
+import { decodeSubscriptions, isInteger, storeEvents } from "./protocol.mjs";
 
 /** A line that breaks LOG-FORMAT.md's rules; `line` counts from 1, the header is line 1. */
 export class RecordingError extends Error {
@@ -39,8 +37,6 @@ export const defaultCheckpointBudget = 48 * 1024 * 1024;
  * @typedef {{seq: number, stores: string, subscriptions: number}} Checkpoint
  */
 
-const storeEvents = new Set(["registered", "reset", "removed"]);
-const isInteger = (v) => typeof v === "number" && Number.isInteger(v);
 const uuidPattern = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
 
 /** Reads the recorder's `subscriptions` member (docs/recording.md); null when it is absent or not a list. */
@@ -105,11 +101,6 @@ export class Recording {
    */
   subscriptionsAt(seq) {
     return lastAtOrBefore(this.subscriptionSeqs.length, (i) => this.subscriptionSeqs[i], seq);
-  }
-
-  /** Milliseconds since 1970 of event `seq` (0: the recording's start). @param {number} seq */
-  timeMs(seq) {
-    return this.times[seq] / 1000;
   }
 
   /** An estimate of the memory the index and snapshots take beside the file, in bytes. */
@@ -349,7 +340,9 @@ export class RecordingIndexer {
     if (event === "registered") {
       const root = line.get("root");
       if (!(root instanceof Map)) throw fail('a registered event needs "root" as an object');
-      this.state.delete(id); // registered again: it joins the end, as the dashboard's mirror has it
+      // Registered again: it moves to the end of the snapshots' list (the mirror's Map.set keeps its place; the
+      // Stores panel sorts stores by id, so both show the same).
+      this.state.delete(id);
       this.state.set(id, { id, version, root });
       return;
     }
@@ -379,12 +372,11 @@ export class RecordingIndexer {
     if (!store) throw fail(`a change to store ${id}, which is not in the state`);
     read.forEach(({ patch, segments }, i) => {
       try {
-        checkPatch(store.root, patch, segments);
+        store.root = applyPatch(store.root, patch, segments, true);
       } catch (error) {
-        if (!(error instanceof PatchRefused)) throw error;
-        throw fail(`patch ${i + 1} (${patch.op} "${patch.path}") does not apply: ${error.message}`);
+        if (!(error instanceof MirrorError)) throw error;
+        throw fail(`patch ${i + 1} (${patch.op} "${patch.path}") does not apply: ${error.reason}`);
       }
-      store.root = applyPatch(store.root, patch, segments);
     });
   }
 

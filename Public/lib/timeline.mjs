@@ -83,16 +83,6 @@ export function stepFrames(recording, from, to) {
 }
 
 /**
- * The events a jump from `from` to `to` would apply if it went forward from where it is, or Infinity when it
- * must start again from a snapshot (going back).
- * @param {number} from
- * @param {number} to
- */
-export function forwardCost(from, to) {
-  return to >= from ? to - from : Infinity;
-}
-
-/**
  * Where playback is `elapsedMs` of wall time after it started at event `anchor`, at `speed` times the recorded
  * pace: the last event recorded no later than that (never before `anchor`).
  * @param {{events: number, times: Float64Array}} recording

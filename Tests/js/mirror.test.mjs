@@ -7,10 +7,10 @@ import { Mirror, MirrorError, PathCache, applyPatch, valueAt } from "../../Publi
 import { decodeServerMessage } from "../../Public/lib/protocol.mjs";
 
 /** Applies a patch written as JSON text to a root written as JSON text; returns the canonical result. */
-function apply(rootText, patchText) {
+function apply(rootText, patchText, checkOld = false) {
   const patch = parseJSON(patchText);
   const decoded = { op: patch.get("op"), path: patch.get("path"), old: patch.get("old"), new: patch.get("new") };
-  return stringifyValue(applyPatch(parseJSON(rootText), decoded, parseKeyPath(decoded.path)));
+  return stringifyValue(applyPatch(parseJSON(rootText), decoded, parseKeyPath(decoded.path), checkOld));
 }
 
 test("set, insert, remove and merge, as VALUES.md records them", () => {
@@ -33,6 +33,16 @@ test("patches that do not fit the mirror are MirrorErrors", () => {
   assert.throws(() => apply('{"a":1}', '{"op":"set","path":"a","new":2}'), MirrorError, "a value is there but the patch has no old");
   assert.throws(() => apply('{}', '{"op":"set","path":"a","old":1,"new":2}'), MirrorError, "nothing is there but the patch has an old");
   assert.throws(() => apply('{}', '{"op":"remove","path":"a","old":1}'), MirrorError);
+});
+
+test("with checkOld, a patch's old must be the value it replaces (a recording's rule); the mirror does not ask", () => {
+  assert.equal(apply('{"a":1}', '{"op":"set","path":"a","old":2,"new":3}'), '{"a":3}');
+  assert.throws(() => apply('{"a":1}', '{"op":"set","path":"a","old":2,"new":3}', true),
+    (error) => error instanceof MirrorError && error.reason === '"a" is 1, the patch expected 2' && error.message === `set at "a": ${error.reason}`);
+  assert.throws(() => apply('{"a":[1]}', '{"op":"remove","path":"a[0]","old":1.0}', true), /"a\[0\]" is 1, the patch expected 1\.0/);
+  assert.throws(() => apply('{"m":{"k":1}}', '{"op":"merge","path":"m","old":{},"new":{"k":2}}', true), /key "k" of "m" is 1, the patch expected absent/);
+  assert.equal(apply('{"m":{"k":1},"a":[1]}', '{"op":"merge","path":"m","old":{"k":1},"new":{"k":2}}', true), '{"a":[1],"m":{"k":2}}');
+  assert.equal(apply('{"a":[1]}', '{"op":"insert","path":"a[0]","new":0}', true), '{"a":[0,1]}');
 });
 
 test("valueAt reads through objects and arrays", () => {

@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { stringifyValue } from "../../Public/lib/json-writer.mjs";
-import { RecordingError, RecordingIndexer, isStoreId, parseLogTime, readRecording } from "../../Public/lib/recording.mjs";
+import { isStoreId, parseLogTime } from "../../Public/lib/log-line.mjs";
+import { RecordingError, RecordingIndexer, readRecording } from "../../Public/lib/recording.mjs";
 import { changeLine, fileOf, headerLine, randomRecording, timeOf } from "./recording-generator.mjs";
 
 const header = headerLine([["app/memory", '{"cart":{"items":[],"total":90}}']]);
