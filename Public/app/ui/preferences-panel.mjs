@@ -5,6 +5,7 @@
 
 import { countsText, groupPreferences, segmentCounts, segments, sourceLabels } from "../../lib/preferences.mjs";
 import { h, icon, placeChildren, setAttr, setProp, setText } from "./dom.mjs";
+import { panelStatus } from "./panel-status.mjs";
 import { PreferenceRowView } from "./preference-row.mjs";
 
 /** Rows drawn at first; "Show all" draws the rest (suites rarely hold more). */
@@ -39,25 +40,21 @@ export class PreferencesPanel {
     this.refresh = h("button", { type: "button", className: "button", title: "Rescan every suite and secret service", attrs: { "data-testid": "preferences-refresh" }, on: { click: () => this.rescan() } }, icon("revert"), "Refresh");
     this.readOnlyText = h("span", {});
     this.readOnlyNote = h("div", { className: "readonly-note", hidden: true, attrs: { "data-testid": "preferences-readonly" } }, icon("lock"), this.readOnlyText);
-    this.statusText = h("span", {});
-    this.retry = h("button", { type: "button", className: "link-button", textContent: "Try again", hidden: true, on: { click: () => app.bridge.post({ type: "preferences", action: "reload" }) } });
-    this.status = h("p", { className: "prefs-status", hidden: true, attrs: { "data-testid": "preferences-status", role: "status" } }, this.statusText, " ", this.retry);
-    this.emptyReason = h("p", { className: "muted prefs-empty-reason" });
-    this.empty = h("div", { className: "card prefs-empty", hidden: true, attrs: { "data-testid": "preferences-empty" } },
+    this.status = panelStatus({ testid: "preferences", className: "prefs", onRetry: () => app.bridge.post({ type: "preferences", action: "reload" }), empty: [
       h("h2", { textContent: "This service scans no preferences" }),
       h("p", { textContent: "Keyscope can show a service's UserDefaults suites and secrets (the keychain's role) as stores, and edit them live, once the service attaches preference scanning:" }),
       h("ul", { className: "prefs-how" },
         h("li", {}, "in an embedding service, pass a configuration to the embedding API: ", h("code", { textContent: "Inspector.start(preferences: …)" })),
         h("li", {}, "or try it with the demo, which scans its own suites and secrets: ", h("code", { textContent: "keyscope serve --demo" }))),
       h("p", { className: "muted" }, "What is scanned and how to configure it: ", h("code", { textContent: "docs/preferences.md" }), "."),
-      this.emptyReason);
+    ] });
     this.noMatch = h("p", { className: "empty", hidden: true, attrs: { "data-testid": "preferences-nomatch" } });
     this.more = h("button", { type: "button", className: "button prefs-more", hidden: true, attrs: { "data-testid": "preferences-more" }, on: { click: () => { this.showAll = true; this.app.requestFrame(); } } });
     this.list = h("div", { className: "prefs-list" });
     this.element = h("section", { className: "panel panel-preferences", id: "panel-preferences", attrs: { role: "tabpanel", "data-testid": "preferences-panel" } },
       h("div", { className: "toolbar" },
         this.segmentGroup, this.search, h("span", { className: "toolbar-spacer" }), this.counts, this.revealBadge, this.refresh),
-      h("div", { className: "prefs-body" }, this.readOnlyNote, this.status, this.empty, this.list, this.noMatch, this.more));
+      h("div", { className: "prefs-body" }, this.readOnlyNote, ...this.status.elements, this.list, this.noMatch, this.more));
   }
 
   segment() {
@@ -110,12 +107,7 @@ export class PreferencesPanel {
       setAttr(button, "aria-pressed", String(name === segment));
       setText(button.lastChild, String(counts[name] ?? 0));
     }
-    setProp(this.empty, "hidden", status !== "none");
-    setText(this.emptyReason, status === "none" && model.message ? `The server said: ${model.message}` : "");
-    const statusText = status === "loading" || status === "idle" ? "Loading the preferences…" : status === "error" ? model.message : "";
-    setText(this.statusText, statusText);
-    setProp(this.status, "hidden", statusText === "");
-    setProp(this.retry, "hidden", status !== "error");
+    this.status.draw(status, model?.message ?? "", "Loading the preferences…");
     const groups = ready ? groupPreferences(model.containers, rows, { segment, query }) : [];
     const shown = groups.reduce((n, g) => n + g.rows.length, 0);
     const containerCount = ready ? new Set([...model.containers.map((c) => `${c.source}\u0000${c.container}`), ...rows.map((r) => `${r.source}\u0000${r.container}`)]).size : 0;

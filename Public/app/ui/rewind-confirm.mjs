@@ -3,6 +3,7 @@
 // (`conflict`, `read_only`, `bad_request`) stays here and in a notice.
 
 import { formatCount, shortStoreName } from "../../lib/format.mjs";
+import { ConfirmCard } from "./confirm-card.mjs";
 import { h, icon, setProp, setText } from "./dom.mjs";
 
 /** Stores named at most in the summary. */
@@ -14,19 +15,21 @@ export class RewindConfirm {
   /** @param {any} app */
   constructor(app) {
     this.app = app;
-    /** @type {number|null} the seq asked about */
-    this.seq = null;
     this.timer = 0;
-    this.sending = false;
-    this.title = h("h2", {});
     this.summary = h("p", { className: "rewind-summary", attrs: { "data-testid": "rewind-summary" } });
     this.note = h("p", { className: "muted rewind-note" });
-    this.error = h("p", { className: "write-error", hidden: true, attrs: { "data-testid": "rewind-error", role: "alert" } });
-    this.apply = h("button", { type: "button", className: "button button-danger", attrs: { "data-testid": "rewind-apply" }, on: { click: () => this.send() } }, icon("revert"), "Rewind");
-    this.cancel = h("button", { type: "button", className: "button", attrs: { "data-testid": "rewind-cancel" }, on: { click: () => this.close() } }, "Cancel");
-    this.element = h("section", { className: "card rewind-confirm", hidden: true, attrs: { "data-testid": "rewind-confirm", role: "dialog", "aria-label": "Rewind the stores" } },
-      this.title, this.summary, this.note, this.error, h("div", { className: "actions" }, this.apply, this.cancel));
+    // The card's subject: the seq asked about.
+    this.card = new ConfirmCard({
+      className: "rewind-confirm", label: "Rewind the stores", body: [this.summary, this.note],
+      applyClass: "button-danger", applyContent: [icon("revert"), "Rewind"], onApply: () => this.send(),
+      testids: { card: "rewind-confirm", error: "rewind-error", apply: "rewind-apply", cancel: "rewind-cancel" },
+      onClose: () => clearInterval(this.timer),
+    });
+    this.element = this.card.element;
   }
+
+  /** @type {number|null} the seq asked about */
+  get seq() { return this.card.subject; }
 
   /**
    * Asks the worker what rewinding to `seq` would undo, and shows it.
@@ -34,21 +37,20 @@ export class RewindConfirm {
    */
   async ask(seq) {
     const opening = this.seq !== seq;
-    this.seq = seq;
+    this.card.subject = seq;
     const preview = await this.app.bridge.ask({ type: "rewind-preview", seq });
     if (this.seq !== seq) return;
     this.show(preview);
     if (!opening) return;
-    setProp(this.error, "hidden", true);
-    this.apply.focus();
+    this.card.hideError();
+    this.card.apply.focus();
     clearInterval(this.timer);
     this.timer = setInterval(() => this.ask(seq), refreshMs);
   }
 
   show(preview) {
     const { seq } = this;
-    setProp(this.element, "hidden", false);
-    setText(this.title, `Rewind the stores to #${formatCount(seq)}?`);
+    this.card.show(`Rewind the stores to #${formatCount(seq)}?`);
     const { count, last, stores, complete } = preview;
     if (count === 0) {
       setText(this.summary, `#${formatCount(seq)} is the latest change: nothing would be undone.`);
@@ -58,21 +60,16 @@ export class RewindConfirm {
       setText(this.summary, `${formatCount(count)} later change${count === 1 ? "" : "s"} (${range}) will be undone, newest first${named ? `, in ${named}` : ""}.`);
     }
     setText(this.note, `${complete ? "" : "The dashboard's log does not hold all of them; the server's does. "}Each store is rewound in one transaction; if something changed since, the server refuses and changes nothing. Stores removed since cannot come back.`);
-    if (!this.sending) setProp(this.apply, "disabled", count === 0 || this.app.readOnly());
+    if (!this.card.sending) setProp(this.card.apply, "disabled", count === 0 || this.app.readOnly());
   }
 
   async send() {
     const seq = this.seq;
     if (seq === null) return;
-    setProp(this.apply, "disabled", true);
-    this.sending = true;
-    const reply = await this.app.send({ kind: "rewind", seq });
-    this.sending = false;
-    if (this.seq !== seq) return;
-    setProp(this.apply, "disabled", false);
+    const reply = await this.card.send(() => this.app.send({ kind: "rewind", seq }));
+    if (!reply) return;
     if (!reply.ok) {
-      setText(this.error, `${reply.error.code}: ${reply.error.message}`);
-      setProp(this.error, "hidden", false);
+      this.card.showError(`${reply.error.code}: ${reply.error.message}`);
       return;
     }
     this.close();
@@ -83,8 +80,6 @@ export class RewindConfirm {
   }
 
   close() {
-    clearInterval(this.timer);
-    this.seq = null;
-    setProp(this.element, "hidden", true);
+    this.card.close();
   }
 }

@@ -1,6 +1,7 @@
 // The confirmation before every tunable is replaced at once (Reset all, Import): what the new set changes, adds
 // and removes, then `POST /tune` through the worker. A file that cannot be imported says why here instead.
 
+import { ConfirmCard } from "./confirm-card.mjs";
 import { h, setProp, setText } from "./dom.mjs";
 
 /** Lines of the change list shown at most. */
@@ -10,18 +11,18 @@ export class TunablesConfirm {
   /** @param {any} app */
   constructor(app) {
     this.app = app;
-    this.open = false;
-    /** @type {{source: "defaults"|"import", text: string, name: string}|null} */
-    this.request = null;
-    this.title = h("h2", {});
     this.summary = h("p", { className: "tunables-confirm-summary" });
     this.changes = h("ul", { className: "tunables-changes mono" });
-    this.error = h("p", { className: "write-error", hidden: true, attrs: { "data-testid": "tunables-confirm-error", role: "alert" } });
-    this.apply = h("button", { type: "button", className: "button button-primary", attrs: { "data-testid": "tunables-confirm-apply" }, on: { click: () => this.send() } }, "Apply");
-    this.cancel = h("button", { type: "button", className: "button", attrs: { "data-testid": "tunables-confirm-cancel" }, on: { click: () => this.close() } }, "Cancel");
-    this.element = h("section", { className: "card tunables-confirm", hidden: true, attrs: { "data-testid": "tunables-confirm", role: "dialog", "aria-label": "Replace every tunable" } },
-      this.title, this.summary, this.changes, this.error, h("div", { className: "actions" }, this.apply, this.cancel));
+    // The card's subject: what would replace the tunables, {source: "defaults"|"import", text, name}.
+    this.card = new ConfirmCard({
+      className: "tunables-confirm", label: "Replace every tunable", body: [this.summary, this.changes],
+      applyClass: "button-primary", applyContent: ["Apply"], onApply: () => this.send(),
+      testids: { card: "tunables-confirm", error: "tunables-confirm-error", apply: "tunables-confirm-apply", cancel: "tunables-confirm-cancel" },
+    });
+    this.element = this.card.element;
   }
+
+  get open() { return this.card.open; }
 
   /**
    * Asks the worker what replacing every tunable with the defaults (or a file's content) would change, and shows it.
@@ -31,20 +32,19 @@ export class TunablesConfirm {
    */
   async ask(source, text = "", name = "") {
     const answer = await this.app.bridge.ask({ type: "tunables", action: "preview", source, text });
-    this.request = { source, text, name };
-    this.open = true;
-    setProp(this.element, "hidden", false);
-    setProp(this.error, "hidden", true);
+    const { card } = this;
+    card.subject = { source, text, name };
+    card.hideError();
     if (!answer.ok) {
-      setText(this.title, `Cannot import ${name}`);
+      card.show(`Cannot import ${name}`);
       setText(this.summary, "");
       this.changes.replaceChildren();
-      this.showError(answer.message);
-      setProp(this.apply, "hidden", true);
+      card.showError(answer.message);
+      setProp(card.apply, "hidden", true);
       return;
     }
     const { summary } = answer;
-    setText(this.title, source === "defaults" ? "Reset every tunable to its default?" : `Import ${name}?`);
+    card.show(source === "defaults" ? "Reset every tunable to its default?" : `Import ${name}?`);
     setText(this.summary, describe(summary, source));
     const lines = [
       ...summary.changed.map((c) => `${c.key}: ${c.from} → ${c.to}`),
@@ -53,21 +53,19 @@ export class TunablesConfirm {
     ];
     this.changes.replaceChildren(...lines.slice(0, lineLimit).map((line) => h("li", { textContent: line })));
     if (lines.length > lineLimit) this.changes.append(h("li", { className: "muted", textContent: `…and ${lines.length - lineLimit} more` }));
-    setProp(this.apply, "hidden", false);
-    setProp(this.apply, "disabled", lines.length === 0 || this.app.readOnly());
-    this.apply.focus();
+    setProp(card.apply, "hidden", false);
+    setProp(card.apply, "disabled", lines.length === 0 || this.app.readOnly());
+    card.apply.focus();
   }
 
   async send() {
-    const request = this.request;
+    const request = this.card.subject;
     if (!request) return;
-    setProp(this.apply, "disabled", true);
-    const answer = await this.app.bridge.ask({ type: "tunables", action: "replace", source: request.source, text: request.text });
-    if (this.request !== request) return;
-    setProp(this.apply, "disabled", false);
+    const answer = await this.card.send(() => this.app.bridge.ask({ type: "tunables", action: "replace", source: request.source, text: request.text }));
+    if (!answer) return;
     const what = request.source === "defaults" ? "Reset all" : `Import of ${request.name}`;
     if (!answer.ok) {
-      this.showError(answer.message);
+      this.card.showError(answer.message);
       this.app.toast(`${what} refused: ${answer.message}`, "error");
       return;
     }
@@ -75,15 +73,8 @@ export class TunablesConfirm {
     this.app.toast(answer.seq === null ? `${what}: done.` : `${what}: applied as change #${answer.seq}.`, "ok");
   }
 
-  showError(message) {
-    setText(this.error, message);
-    setProp(this.error, "hidden", false);
-  }
-
   close() {
-    this.open = false;
-    this.request = null;
-    setProp(this.element, "hidden", true);
+    this.card.close();
   }
 }
 

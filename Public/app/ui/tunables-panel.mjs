@@ -4,7 +4,8 @@
 
 import { shortStoreName } from "../../lib/format.mjs";
 import { countsText, groupRows } from "../../lib/tunables.mjs";
-import { h, icon, placeChildren, setProp, setText } from "./dom.mjs";
+import { h, icon, placeChildren, saveBlob, setProp, setText } from "./dom.mjs";
+import { panelStatus } from "./panel-status.mjs";
 import { TunablesConfirm } from "./tunables-confirm.mjs";
 import { TunableRowView } from "./tunable-row.mjs";
 
@@ -31,25 +32,21 @@ export class TunablesPanel {
     this.confirm = new TunablesConfirm(app);
     this.readOnlyNote = h("div", { className: "readonly-note", hidden: true, attrs: { "data-testid": "tunables-readonly" } }, icon("lock"),
       h("span", { textContent: "This server is read-only (started with --read-only): it refuses changes to tunables. Restart it without --read-only to tweak them here." }));
-    this.statusText = h("span", {});
-    this.retry = h("button", { type: "button", className: "link-button", textContent: "Try again", hidden: true, on: { click: () => app.bridge.post({ type: "tunables", action: "reload" }) } });
-    this.status = h("p", { className: "tunables-status", hidden: true, attrs: { "data-testid": "tunables-status", role: "status" } }, this.statusText, " ", this.retry);
-    this.emptyReason = h("p", { className: "muted tunables-empty-reason" });
-    this.empty = h("div", { className: "card tunables-empty", hidden: true, attrs: { "data-testid": "tunables-empty" } },
+    this.status = panelStatus({ testid: "tunables", className: "tunables", onRetry: () => app.bridge.post({ type: "tunables", action: "reload" }), empty: [
       h("h2", { textContent: "This service has no tunables" }),
       h("p", { textContent: "Tunables are constants you tweak while the service runs (sizes, colors, timings, switches), kept in a JSON file and checked against an optional schema." }),
       h("ul", { className: "tunables-how" },
         h("li", {}, "Start the inspector with a file of them: ", h("code", { textContent: "keyscope serve --tunables live-constants.json" })),
         h("li", {}, "or, in an embedding service, pass them to the embedding API: ", h("code", { textContent: "Inspector.start(tunables: …)" }))),
       h("p", { className: "muted" }, "How to write the file and its schema: ", h("code", { textContent: "docs/tunables.md" }), "."),
-      this.emptyReason);
+    ] });
     this.noMatch = h("p", { className: "empty", hidden: true });
     this.list = h("fieldset", { className: "tunables-list" });
     this.element = h("section", { className: "panel panel-tunables", id: "panel-tunables", attrs: { role: "tabpanel", "data-testid": "tunables-panel" } },
       h("div", { className: "toolbar" },
         this.counts, this.search, h("span", { className: "toolbar-spacer" }), this.storeName,
         this.resetAll, this.exportButton, this.importButton, this.file),
-      h("div", { className: "tunables-body" }, this.readOnlyNote, this.confirm.element, this.status, this.empty, this.list, this.noMatch));
+      h("div", { className: "tunables-body" }, this.readOnlyNote, this.confirm.element, ...this.status.elements, this.list, this.noMatch));
   }
 
   /** @param {any} latest */
@@ -75,15 +72,9 @@ export class TunablesPanel {
     setProp(this.importButton, "disabled", readOnly || !ready);
     setProp(this.exportButton, "disabled", !ready);
     setProp(this.search, "hidden", !ready);
-    setProp(this.empty, "hidden", status !== "none");
-    setText(this.emptyReason, status === "none" && model.message ? `The server said: ${model.message}` : "");
-    const statusText = status === "loading" || status === "idle" ? "Loading the tunables…"
-      : status === "error" ? model.message
-      : ready && !model.live ? `The store ${model.store} is not in the dashboard's copy of the stores: these values are from when the panel loaded and do not follow changes.`
-      : "";
-    setText(this.statusText, statusText);
-    setProp(this.status, "hidden", statusText === "");
-    setProp(this.retry, "hidden", status !== "error");
+    this.status.draw(status, model?.message ?? "", "Loading the tunables…", ready && !model.live
+      ? `The store ${model.store} is not in the dashboard's copy of the stores: these values are from when the panel loaded and do not follow changes.`
+      : "");
     setText(this.storeName, model?.store ? shortStoreName(model.store) : "");
     setProp(this.storeName, "title", model?.store ? `The tunables' store: ${model.store}` : "");
     const groups = ready ? groupRows(rows, this.search.value) : [];
@@ -144,12 +135,7 @@ export class TunablesPanel {
   async export() {
     const { text } = await this.app.bridge.ask({ type: "tunables", action: "export" });
     if (text === null) return;
-    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-    const link = h("a", { href: url, download: "live-constants.json", hidden: true });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    saveBlob(new Blob([text], { type: "application/json" }), "live-constants.json");
     this.app.toast(`Exported ${this.model?.rows.length ?? 0} tunables as live-constants.json`, "ok");
   }
 

@@ -8,14 +8,10 @@ import { h, setAttr, setProp, setText } from "./dom.mjs";
 import { fillValue } from "./value-view.mjs";
 
 export class WatchStatusRow {
-  /**
-   * @param {import("../../lib/watches.mjs").StatusRow} status
-   * @param {{onToggle: () => void}} actions
-   */
-  constructor(status, { onToggle }) {
+  /** @param {import("../../lib/watches.mjs").StatusRow} status */
+  constructor(status) {
     this.name = status.name;
     this.open = false;
-    this.onToggle = onToggle;
     this.nameCell = h("span", { className: "watch-name" });
     this.keyCell = h("code", { className: "watch-key" });
     this.value = h("span", { className: "value", attrs: { "data-testid": "watch-status-value" } });
@@ -83,7 +79,6 @@ export class WatchStatusRow {
     setAttr(this.toggle, "aria-expanded", String(open));
     setProp(this.historyRow, "hidden", !open);
     if (this.status) this.update(this.status, Date.now());
-    this.onToggle();
   }
 }
 

@@ -6,6 +6,7 @@
 import { formatClock } from "../../lib/time.mjs";
 import { writeViewState } from "../../lib/url-state.mjs";
 import { h, icon, placeChildren, setAttr, setProp, setText } from "./dom.mjs";
+import { panelStatus } from "./panel-status.mjs";
 import { fillValue } from "./value-view.mjs";
 import { WatchStatusRow } from "./watch-status-row.mjs";
 
@@ -25,18 +26,14 @@ export class WatchesPanel {
     this.summary = h("span", { className: "watches-summary", attrs: { "data-testid": "watches-summary" } });
     this.updated = h("span", { className: "muted watches-updated", attrs: { "data-testid": "watches-updated" } });
     this.refresh = h("button", { type: "button", className: "button", title: "Re-read every watched status now", attrs: { "data-testid": "watches-refresh" }, on: { click: () => this.reread() } }, icon("revert"), "Refresh");
-    this.statusText = h("span", {});
-    this.retry = h("button", { type: "button", className: "link-button", textContent: "Try again", hidden: true, on: { click: () => app.bridge.post({ type: "watches", action: "reload" }) } });
-    this.status = h("p", { className: "prefs-status", hidden: true, attrs: { "data-testid": "watches-status", role: "status" } }, this.statusText, " ", this.retry);
-    this.emptyReason = h("p", { className: "muted prefs-empty-reason" });
-    this.empty = h("div", { className: "card prefs-empty", hidden: true, attrs: { "data-testid": "watches-empty" } },
+    this.status = panelStatus({ testid: "watches", className: "prefs", onRetry: () => app.bridge.post({ type: "watches", action: "reload" }), empty: [
       h("h2", { textContent: "This service watches nothing" }),
       h("p", { textContent: "Watched statuses are preference keys a service keeps in step with what a provider says (a data directory that is writable, a port that is free); watch rules say what a store path must hold, and each change that breaks one is recorded here and in the log." }),
       h("ul", { className: "prefs-how" },
         h("li", {}, "in an embedding service, attach preference scanning with statuses or rules: ", h("code", { textContent: "Inspector.start(preferences: …)" })),
         h("li", {}, "or try it with the demo: ", h("code", { textContent: "keyscope serve --demo" }))),
       h("p", { className: "muted" }, "How: ", h("code", { textContent: "docs/preferences.md" }), "."),
-      this.emptyReason);
+    ] });
     this.statusBody = h("tbody");
     this.ruleBody = h("tbody");
     this.violationBody = h("tbody");
@@ -57,7 +54,7 @@ export class WatchesPanel {
       card("Recent violations", "watches-violations", this.violationCount, table(["change", "time", "rule", "store · path", "value", "message"], this.violationBody, "Recent violations"), this.noViolations));
     this.element = h("section", { className: "panel panel-watches", id: "panel-watches", attrs: { role: "tabpanel", "data-testid": "watches-panel" } },
       h("div", { className: "toolbar" }, this.summary, h("span", { className: "toolbar-spacer" }), this.updated, this.refresh),
-      h("div", { className: "prefs-body" }, this.status, this.empty, this.cards));
+      h("div", { className: "prefs-body" }, ...this.status.elements, this.cards));
   }
 
   /** @param {any} latest */
@@ -78,12 +75,7 @@ export class WatchesPanel {
   draw(model, now) {
     const status = model?.status ?? "loading";
     const ready = status === "ready" || (status === "error" && model.statuses.length + model.rules.length > 0);
-    setProp(this.empty, "hidden", status !== "none");
-    setText(this.emptyReason, status === "none" && model.message ? `The server said: ${model.message}` : "");
-    const statusText = status === "loading" || status === "idle" ? "Loading the watches…" : status === "error" ? model.message : "";
-    setText(this.statusText, statusText);
-    setProp(this.status, "hidden", statusText === "");
-    setProp(this.retry, "hidden", status !== "error");
+    this.status.draw(status, model?.message ?? "", "Loading the watches…");
     setProp(this.cards, "hidden", !ready);
     setProp(this.refresh, "hidden", status === "none");
     setProp(this.refresh, "disabled", this.refreshing);
@@ -108,7 +100,7 @@ export class WatchesPanel {
     const children = [];
     for (const status of statuses) {
       let view = this.statusViews.get(status.name);
-      if (!view) this.statusViews.set(status.name, view = new WatchStatusRow(status, { onToggle: () => {} }));
+      if (!view) this.statusViews.set(status.name, view = new WatchStatusRow(status));
       view.update(status, now);
       children.push(view.element, view.historyRow);
     }
