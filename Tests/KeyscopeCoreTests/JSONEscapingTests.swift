@@ -47,4 +47,15 @@ import Testing
         }
         #expect(found == [1, 12, 23])
     }
+
+    @Test func decimalsAreWrittenAsStringSpellsThem() {
+        // Every power of ten and the number below it, both signs, and the extremes.
+        let powers = (0...18).map { power in (0..<power).reduce(1) { product, _ in product * 10 } }
+        let positive = powers + powers.map { $0 - 1 } + [12_345, Int.max]
+        for value in positive + positive.map { -$0 } + [Int.min] {
+            var bytes: [UInt8] = [0x41]
+            JSONWriter.appendDecimal(value, to: &bytes)
+            #expect(bytes == [0x41] + Array(String(value).utf8), "\(value)")
+        }
+    }
 }

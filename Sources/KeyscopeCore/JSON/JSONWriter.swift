@@ -107,6 +107,24 @@ struct JSONWriter {
     }
 
     /// Appends `s` as the inside of a JSON string (escaped, without the quotes).
+    /// Appends `value` in decimal, as `String(value)` spells it, without making the string.
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var rest = value.magnitude
+        var count = 1
+        var power: UInt = 10
+        while count < 20, rest >= power {
+            count += 1
+            power = power &* 10
+        }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        for position in stride(from: start + count - 1, through: start, by: -1) {
+            bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+    }
+
     static func appendEscaped(_ s: String, to bytes: inout [UInt8]) {
         var text = s
         text.withUTF8 { utf8 in

@@ -20,7 +20,17 @@ enum KeyPathPrinter {
 
     /// A key that the `name` production can spell.
     static func isPlainName(_ key: String) -> Bool {
-        !key.isEmpty && key.unicodeScalars.allSatisfy(KeyPathParser.isNameScalar)
+        guard !key.isEmpty else { return false }
+        // ASCII keys (nearly all) are checked byte by byte, without decoding scalars: log lines print a path per patch.
+        let ascii = key.utf8.withContiguousStorageIfAvailable { utf8 -> Bool? in
+            for byte in utf8 {
+                guard byte < 0x80 else { return nil }
+                guard KeyPathParser.isNameScalar(Unicode.Scalar(byte)) else { return false }
+            }
+            return true
+        }
+        if let ascii = ascii ?? nil { return ascii }
+        return key.unicodeScalars.allSatisfy(KeyPathParser.isNameScalar)
     }
 
     /// A JSON string that escapes only `"`, `\` and control characters.
@@ -66,7 +76,7 @@ extension StoreKeyPath {
             switch segment {
             case .index(let index):
                 bytes.append(UInt8(ascii: "["))
-                bytes += String(index).utf8
+                JSONWriter.appendDecimal(index, to: &bytes)
                 bytes.append(UInt8(ascii: "]"))
             case .key(let key) where KeyPathPrinter.isPlainName(key):
                 if offset > 0 { bytes.append(UInt8(ascii: ".")) }
