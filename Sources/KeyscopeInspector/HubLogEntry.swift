@@ -33,6 +33,9 @@ public final class HubLogEntry: Sendable {
     public let event: HubLogEvent
     /// The encoded line, made on first use. Only readers take this lock, never a store's observer.
     private let encoded = Mutex<[UInt8]?>(nil)
+    /// ``estimatedBytes`` as the hub's settling found it (-1 until then), so that encoding the line does not walk
+    /// the values again to size its buffer.
+    private let settledEstimate = Atomic<Int>(-1)
 
     init(seq: Int, time: LogTime, storeID: StoreID, event: HubLogEvent) {
         self.seq = seq
@@ -43,7 +46,13 @@ public final class HubLogEntry: Sendable {
 
     /// The estimated size of ``lineBytes``, known without encoding (see `JSONSizeEstimate`): what the log's byte
     /// bound counts. One walk over the patches' values, made when the hub settles the entry (not by the writer).
-    public var estimatedBytes: Int { Self.estimate(event, storeIDSize: JSONSizeEstimate.string(storeID.description)) }
+    public var estimatedBytes: Int {
+        let settled = settledEstimate.load(ordering: .relaxed)
+        return settled >= 0 ? settled : Self.estimate(event, storeIDSize: JSONSizeEstimate.string(storeID.description))
+    }
+
+    /// Keeps the estimate the hub computed when it settled the entry.
+    func recordEstimate(_ bytes: Int) { settledEstimate.store(bytes, ordering: .relaxed) }
 
     /// The change, when the entry is one (not a store event).
     public var change: StoreChange? {

@@ -255,7 +255,9 @@ public final class InspectorHub: Sendable {
                     storeID = entry.storeID
                     storeIDSize = JSONSizeEstimate.string(entry.storeID.description)
                 }
-                sizes.append(HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize))
+                let size = HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize)
+                entry.recordEstimate(size)
+                sizes.append(size)
             }
             let retired = state.withLock { state in
                 state.log.settle(through: last.seq, sizes: sizes, options: options, keepAfter: state.pins.min())
