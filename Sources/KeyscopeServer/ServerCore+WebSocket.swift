@@ -87,10 +87,11 @@ extension ServerCore {
             return -1
         }
         guard var message = session.nextMessage(maxEntries: Self.frameEntries, maxBytes: Self.frameBytes) else {
+            writeAgainIfNeeded(session)
             return 0
         }
         guard message.write(to: wsi) else { return -1 }
-        if session.wantsToWrite { lws_callback_on_writable(wsi) }
+        writeAgainIfNeeded(session)
         return 0
     }
 }

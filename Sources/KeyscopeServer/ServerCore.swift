@@ -18,14 +18,18 @@ final class ServerCore: @unchecked Sendable {
     /// Set once the listening port is known (it may have been 0).
     var policy: HostPolicy
 
-    /// What other threads may touch: the context to wake, and whether a stop was asked for.
+    /// What other threads may touch: the context to wake.
     struct Shared {
         var context: ContextHandle?
-        var stopRequested = false
     }
 
     let shared = Mutex(Shared())
-    /// Set while a wake-up is on its way, so that a burst of changes costs one `lws_cancel_service`.
+    /// Set by ``requestStop()``. An atomic, not part of ``shared``: the service thread checks it on every wake-up,
+    /// and taking the lock there made it wait on a writer's `lws_cancel_service` in every burst of changes.
+    let stopRequested = Atomic<Bool>(false)
+    /// Set while a wake-up is on its way or clients are being written to, so that a burst of changes costs one
+    /// `lws_cancel_service` at most. Sequentially consistent on both sides: a writer appends then sets it, the
+    /// service thread clears it then looks for entries, and one of the two must see the other.
     let wakePending = Atomic<Bool>(false)
     /// Set when clients took too long to close: the service loop ends at its next turn regardless.
     let forcedFlag = Atomic<Bool>(false)
@@ -65,7 +69,7 @@ final class ServerCore: @unchecked Sendable {
     /// Wakes the service thread to send what the hub appended. Called by the hub under a store's lock: cheap, and
     /// one `lws_cancel_service` per burst.
     func wake() {
-        guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !wakePending.exchange(true, ordering: .sequentiallyConsistent) else { return }
         shared.withLock { state in
             if let context = state.context { lws_cancel_service(context.pointer) }
         }
@@ -73,8 +77,8 @@ final class ServerCore: @unchecked Sendable {
 
     /// Asks the service thread to close every client (1001) and end its loop.
     func requestStop() {
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
         shared.withLock { state in
-            state.stopRequested = true
             if let context = state.context { lws_cancel_service(context.pointer) }
         }
     }
@@ -169,9 +173,22 @@ final class ServerCore: @unchecked Sendable {
     // MARK: Wake-ups and shutdown
 
     private func wokenUp() {
-        wakePending.store(false, ordering: .sequentiallyConsistent)
-        if !stopping, shared.withLock({ $0.stopRequested }) { beginStop() }
+        // With clients, the flag stays set: their writable callbacks find new entries by themselves, so writers need
+        // not wake the service (a syscall each) until a client runs dry and clears it (see `writable`).
+        if sessions.isEmpty { wakePending.store(false, ordering: .sequentiallyConsistent) }
+        if !stopping, stopRequested.load(ordering: .sequentiallyConsistent) { beginStop() }
         for session in sessions.values { lws_callback_on_writable(session.wsi) }
+    }
+
+    /// After a writable callback: another while the client has more to send. Otherwise the client is dry, and the
+    /// next append must wake the service again: clear the flag, then look once more, since an entry appended while
+    /// it was still set woke nobody.
+    func writeAgainIfNeeded(_ session: WebSocketSession) {
+        if !session.wantsToWrite {
+            wakePending.store(false, ordering: .sequentiallyConsistent)
+            guard session.wantsToWrite else { return }
+        }
+        lws_callback_on_writable(session.wsi)
     }
 
     private func beginStop() {
