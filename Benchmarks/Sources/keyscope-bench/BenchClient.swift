@@ -22,6 +22,9 @@ final class BenchClient: @unchecked Sendable {
         case parse
         /// As `parse`, and records the latency of every entry from the send stamp in its value.
         case parseTimed
+        /// Parses every message with a validating streaming parser that builds no tree (``JSONScanner``): every
+        /// byte checked, the entries' seqs read.
+        case scan
         /// Does not parse `changes`: counts their bytes and skims the last seq from the end.
         case skim
     }
@@ -56,11 +59,12 @@ final class BenchClient: @unchecked Sendable {
         if mode == .parseTimed { latencies.reserveCapacity(200_000) }
     }
 
-    /// Connects from a new thread (named `label`, for profiles); returns at once.
-    func start(port: Int, token: String, label: String = "bench-client") {
+    /// Connects from a new thread (named `label`, for profiles); returns at once. With `resumingAfter`, the client
+    /// asks for the log after that seq (`/ws?resume=N`) and is ready as soon as it is connected: no snapshot comes.
+    func start(port: Int, token: String, label: String = "bench-client", resumingAfter: Int? = nil) {
         let thread = Thread { [self] in
             Thread.current.name = label  // from the thread itself, so that the kernel (and perf) knows it too
-            run(port: port, token: token)
+            run(port: port, token: token, resumingAfter: resumingAfter)
         }
         thread.name = label
         thread.start()
@@ -80,10 +84,15 @@ final class BenchClient: @unchecked Sendable {
         return failure == nil && finishedAt > 0
     }
 
-    private func run(port: Int, token: String) {
+    private func run(port: Int, token: String, resumingAfter: Int?) {
         var isReady = false
         do {
-            let connection = try WebSocketConnection.open(port: port, token: token)
+            let path = resumingAfter.map { "/ws?resume=\($0)" } ?? "/ws"
+            let connection = try WebSocketConnection.open(port: port, token: token, path: path)
+            if resumingAfter != nil {
+                isReady = true
+                ready.signal()
+            }
             while let done = try connection.nextMessage({ payload, _ in try handle(payload, isReady: &isReady) }) {
                 if done {
                     connection.close()
@@ -106,6 +115,7 @@ final class BenchClient: @unchecked Sendable {
         switch mode {
         case .parse: summary = MessageParser.parse(payload, latencies: &latencies)
         case .parseTimed: summary = MessageParser.parse(payload, timed: true, receivedAt: now, latencies: &latencies)
+        case .scan: summary = JSONScanner.scan(payload)
         case .skim: summary = MessageParser.skim(payload) ?? MessageParser.parse(payload, latencies: &latencies)
         }
         guard let summary else { throw ClientError.protocolViolation("a message that is not one JSON object") }

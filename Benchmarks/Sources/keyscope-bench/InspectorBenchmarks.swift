@@ -37,8 +37,31 @@ enum InspectorBenchmarks {
             let peerBatched = PushScenario(
                 name: "Hummingbird peer → 1 client (parses), 10-set transactions", kind: .hummingbird, clients: 1,
                 mode: .parse, changes: changesOneClient / 10, patchesPerChange: 10)
+            let keyscopeScan = PushScenario(
+                name: "Keyscope → 1 client (scans)", kind: .keyscope, clients: 1, mode: .scan,
+                changes: changesOneClient)
+            let peerScan = PushScenario(
+                name: "Hummingbird peer → 1 client (scans)", kind: .hummingbird, clients: 1, mode: .scan,
+                changes: changesOneClient)
+            let keyscopeScanBatched = PushScenario(
+                name: "Keyscope → 1 client (scans), 10-set transactions", kind: .keyscope, clients: 1, mode: .scan,
+                changes: changesOneClient / 10, patchesPerChange: 10)
+            let peerScanBatched = PushScenario(
+                name: "Hummingbird peer → 1 client (scans), 10-set transactions", kind: .hummingbird, clients: 1,
+                mode: .scan, changes: changesOneClient / 10, patchesPerChange: 10)
+            var keyscopeCatchUp = PushScenario(
+                name: "Keyscope → 1 client (scans), catch-up of a written log", kind: .keyscope, clients: 1,
+                mode: .scan, changes: changesOneClient)
+            keyscopeCatchUp.backlog = true
+            var keyscopeCatchUpBatched = PushScenario(
+                name: "Keyscope → 1 client (scans), catch-up, 10-set transactions", kind: .keyscope, clients: 1,
+                mode: .scan, changes: changesOneClient / 10, patchesPerChange: 10)
+            keyscopeCatchUpBatched.backlog = true
             report.push = try PushBenchmarks.run(
-                [keyscopeOne, peerOne, keyscopeTen, keyscopeSkim, keyscopeBatched, peerBatched], rounds: rounds,
+                [
+                    keyscopeOne, peerOne, keyscopeTen, keyscopeSkim, keyscopeBatched, peerBatched, keyscopeScan,
+                    peerScan, keyscopeScanBatched, peerScanBatched, keyscopeCatchUp, keyscopeCatchUpBatched,
+                ], rounds: rounds,
                 workload: workload,
                 progress: progress)
             report.keyscope = keyscopeOne.name

@@ -24,10 +24,11 @@ struct InspectorReport {
 
     private var pushTable: String {
         let peerRate = push.first { $0.scenario.name == peer }?.median.delivered ?? .nan
-        // The peer's rate for the same shape of changes (one client, parsing, as many patches per change).
+        // The peer's rate for the same shape of changes (one client, parsing the same way, as many patches per change).
         func samePeerRate(for scenario: PushScenario) -> Double {
-            push.first {
-                $0.scenario.kind == .hummingbird && $0.scenario.clients == 1
+            let mode: BenchClient.Mode = scenario.mode == .scan ? .scan : .parse
+            return push.first {
+                $0.scenario.kind == .hummingbird && $0.scenario.clients == 1 && $0.scenario.mode == mode
                     && $0.scenario.patchesPerChange == scenario.patchesPerChange
             }?.median.delivered ?? .nan
         }

@@ -1,3 +1,4 @@
+import Foundation
 import KeyscopeInspector
 import Synchronization
 
@@ -10,6 +11,10 @@ struct PushScenario {
     let changes: Int
     /// Patches per change: 1 is one `set` per change; more is a transaction of that many `set`s (one log entry).
     var patchesPerChange = 1
+    /// Catch-up: the changes are all written first, then the clients connect resuming after the seq before them and
+    /// read the whole backlog: the server's and the client's pace without a producer on the cores (Keyscope only:
+    /// the peer does not resume).
+    var backlog = false
 }
 
 /// What one push run measured.
@@ -52,6 +57,7 @@ enum PushBenchmarks {
     /// Sets up a fresh rig, connects the clients, writes `changes` changes as fast as possible from this thread,
     /// and waits until every client has received the last seq.
     static func measure(_ scenario: PushScenario, workload: PushWorkload) throws -> PushSample {
+        if scenario.backlog { return try measureCatchUp(scenario, workload: workload) }
         let rig = try PushRig(scenario.kind, workload: workload)
         defer { rig.stop() }
         let clients = try rig.connect(scenario.clients, mode: scenario.mode)
@@ -100,11 +106,52 @@ enum PushBenchmarks {
             lineBytes: sizes.line, patchBytes: sizes.patch)
     }
 
+    /// Writes every change first, then times clients that resume after the first seq until they have the last.
+    private static func measureCatchUp(_ scenario: PushScenario, workload: PushWorkload) throws -> PushSample {
+        let rig = try PushRig(scenario.kind, workload: workload)
+        defer { rig.stop() }
+        let first = rig.hub.lastSeq
+        let target = first + scenario.changes
+        let producerTime = workload.produce(
+            scenario.changes, patchesPerChange: scenario.patchesPerChange, into: rig.store)
+        let processStart = processCPUNanoseconds()
+        let start = monotonicNanoseconds()
+        let clients = try rig.connect(scenario.clients, mode: scenario.mode, resumingAfter: first, target: target)
+        for client in clients where !client.waitUntilFinished() {
+            throw BenchError(
+                "\(scenario.name): a client did not get seq \(target): \(client.failure.map { "\($0)" } ?? "time-out")")
+        }
+        if let odd = clients.first(where: { $0.gaps > 0 || $0.entries != scenario.changes }) {
+            throw BenchError(
+                "\(scenario.name): a client counted \(odd.entries) entries and \(odd.gaps) gaps for \(scenario.changes) changes"
+            )
+        }
+        let clientsCPU = clients.reduce(0) { $0 + $1.cpuNanoseconds }
+        let serverCPU = Double(processCPUNanoseconds() - processStart) - Double(clientsCPU)
+        let seconds = Double(clients.map(\.finishedAt).max()! - start) / 1e9
+        let messages = clients.reduce(0) { $0 + $1.changesMessages }
+        let bytes = clients.reduce(0) { $0 + $1.changesBytes }
+        let sizes = rig.lineAndPatchBytes(after: first)
+        let patches = Double(scenario.changes * scenario.patchesPerChange)
+        return PushSample(
+            delivered: patches / seconds,
+            produced: patches / (Harness.nanoseconds(producerTime) / 1e9),
+            entriesPerMessage: Double(scenario.changes * clients.count) / Double(max(messages, 1)),
+            megabytesPerSecond: Double(bytes) / Double(clients.count) / seconds / 1e6,
+            behindAtProducerEnd: scenario.changes,
+            serverMicrosecondsPerPatch: serverCPU / 1e3 / patches,
+            clientMicrosecondsPerPatch: Double(clientsCPU) / 1e3 / (patches * Double(clients.count)),
+            lineBytes: sizes.line, patchBytes: sizes.patch)
+    }
+
     /// Runs every scenario `rounds` times, interleaved (round 1 of each, then round 2…), and keeps each scenario's
     /// median run by delivered rate.
     static func run(_ scenarios: [PushScenario], rounds: Int, workload: PushWorkload, progress: (String) -> Void)
         throws -> [(scenario: PushScenario, median: PushSample, all: [PushSample])]
     {
+        // PUSH_ONLY=TEXT runs only the scenarios whose name contains TEXT (to profile one).
+        let only = ProcessInfo.processInfo.environment["PUSH_ONLY"]
+        let scenarios = scenarios.filter { scenario in only.map { scenario.name.contains($0) } ?? true }
         var samples = Array(repeating: [PushSample](), count: scenarios.count)
         for round in 1...rounds {
             for (index, scenario) in scenarios.enumerated() {

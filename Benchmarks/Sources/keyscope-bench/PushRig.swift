@@ -1,6 +1,7 @@
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopeServer
+import Synchronization
 
 /// Which server feeds the clients.
 enum PushServerKind: String {
@@ -70,10 +71,16 @@ final class PushRig {
     }
 
     /// Connects `count` clients and waits until each has its snapshot.
-    func connect(_ count: Int, mode: BenchClient.Mode) throws -> [BenchClient] {
+    /// With `resumingAfter`, each client asks for the log after that seq and is done at `target`.
+    func connect(_ count: Int, mode: BenchClient.Mode, resumingAfter: Int? = nil, target: Int = .max) throws
+        -> [BenchClient]
+    {
         let clients = (0..<count).map { _ in BenchClient(mode: mode) }
         let label = kind == .keyscope ? "cli-keyscope" : "cli-hummingbird"
-        for client in clients { client.start(port: port, token: token, label: label) }
+        for client in clients {
+            client.target.store(target, ordering: .sequentiallyConsistent)
+            client.start(port: port, token: token, label: label, resumingAfter: resumingAfter)
+        }
         for client in clients { try client.waitUntilReady() }
         return clients
     }
