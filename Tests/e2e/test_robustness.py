@@ -620,3 +620,23 @@ def test_server_survives_garbage(server):
     finally:
         for sock in sockets:
             sock.close()
+
+
+def test_extension_offers_are_ignored_and_offers_lws_cannot_answer_get_431(server):
+    """No extension is taken (the 101 has no Sec-WebSocket-Extensions); offers of 255 bytes or more, which lws 4.1
+    would answer by dropping the socket, get 431 instead."""
+    deflate = "permessage-deflate; client_max_window_bits; server_no_context_takeover; client_no_context_takeover"
+    ws = RawWebSocket(server, extra=[("Sec-WebSocket-Extensions", deflate)])
+    try:
+        assert ws.accepted, ws.response.describe()
+        assert ws.response.header("Sec-WebSocket-Extensions") is None
+        assert ws.read_json()["type"] == "hello"
+    finally:
+        ws.close()
+    for offers in [[", ".join([deflate] * 3)], [deflate, deflate, deflate]]:  # one header, or repeated
+        ws = RawWebSocket(server, extra=[("Sec-WebSocket-Extensions", value) for value in offers])
+        try:
+            assert ws.response.status == 431, ws.response.describe()
+            assert ws.response.json()["error"]["code"] == "too_large"
+        finally:
+            ws.close()
