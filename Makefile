@@ -19,7 +19,7 @@ SHELL := bash
 FORMAT_PATHS := $(wildcard Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources)
 SWIFT_FORMAT_FLAGS := --configuration .swift-format --recursive --parallel
 
-.PHONY: help deps build run test test-swift test-js test-e2e test-browser bench bench-browser bench-tunables bench-recording fixtures format lint clean
+.PHONY: help deps build run test test-swift test-js test-e2e test-browser conformance bench bench-browser bench-tunables bench-recording fixtures format lint clean
 
 help: ## List the targets (this text)
 	@echo "Keyscope: make TARGET [ARGS=\"...\"] [SWIFT=path/to/swift]"
@@ -61,6 +61,13 @@ test-browser: deps ## Only the browser tests (Tests/e2e/browser: headless Chromi
 	bash scripts/e2e-venv.sh
 	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" .venv-e2e/bin/python -m pytest Tests/e2e/browser -q
 
+# The echo takes 20 MiB messages: the 9.* cases send up to 16 MiB.
+conformance: deps ## The Autobahn WebSocket suite (kosoku) against `keyscope serve --echo`; report in conformance-report/
+	$(SWIFT) build --product keyscope
+	bash scripts/e2e-venv.sh
+	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" \
+		.venv-e2e/bin/python Tests/conformance/autobahn.py --max-message 20MiB --report conformance-report
+
 bench: deps ## Run the benchmarks: the Benchmarks/ package (release; ARGS passed on), then the browser, tunables and recording ones
 	$(SWIFT) run -c release --package-path Benchmarks keyscope-bench $(ARGS)
 	$(MAKE) --no-print-directory bench-browser
@@ -98,5 +105,5 @@ format: ## Reformat Sources, Tests, Benchmarks and Package.swift in place with s
 lint: ## Check formatting and style with swift-format --strict (fails on any finding)
 	$(SWIFT) format lint --strict $(SWIFT_FORMAT_FLAGS) $(FORMAT_PATHS)
 
-clean: ## Remove build folders (.build, .build-*, Benchmarks/.build) and the e2e tests' .venv-e2e
-	rm -rf .build .build-* .build_* Benchmarks/.build Benchmarks/.build-* Benchmarks/.build_* .venv-e2e
+clean: ## Remove build folders (.build, .build-*, Benchmarks/.build), the e2e tests' .venv-e2e, conformance-report/
+	rm -rf .build .build-* .build_* Benchmarks/.build Benchmarks/.build-* Benchmarks/.build_* .venv-e2e conformance-report

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes (or refreshes) the end-to-end tests' Python environment in .venv-e2e from Tests/e2e/requirements.txt
-# (also the browser tests' and the browser benchmark's: selenium is pinned there).
+# (also the browser tests', the browser benchmark's and `make conformance`'s: selenium and kosoku are pinned there).
 #
 #   scripts/e2e-venv.sh        (make test runs it)
 #

@@ -96,7 +96,8 @@ public final class InspectorServer: Sendable {
             }
             if startedHub { hub.start() }
             var record: ServerRecord?
-            if options.writesServerRecord {
+            // An echo has no API for the CLI to find.
+            if options.writesServerRecord && !options.conformanceEcho {
                 let made = ServerRecord(host: options.host, port: port, token: token.value, name: options.name)
                 do {
                     try made.write()
@@ -149,6 +150,9 @@ public final class InspectorServer: Sendable {
         }
         guard options.headerTimeout >= .seconds(1) else {
             throw .invalidOption("the header timeout must be at least 1 second")
+        }
+        guard !options.conformanceEcho || options.isLoopback else {
+            throw .invalidOption("the conformance echo listens on loopback only, not on \(options.host)")
         }
     }
 }

@@ -9,6 +9,12 @@ final class LwsContextMemory {
     let protocols: UnsafeMutablePointer<lws_protocols>
     let headers: UnsafeMutablePointer<lws_protocol_vhost_options>?
     private let headerCount: Int
+    /// The conformance echo's protocol name (`nil` for the inspector): lws 4.1 upgrades only to a subprotocol it
+    /// has by name, so before each upgrade this buffer becomes the first one the client offers (see
+    /// ``ServerCore/adoptSubprotocol(_:)``). lws keeps a pointer to it, never a copy.
+    let echoSubprotocol: UnsafeMutablePointer<CChar>?
+    /// The buffer's size: lws refuses names over 62 bytes anyway.
+    static let subprotocolCapacity = 64
 
     /// The headers lws puts on every response it writes (its own error pages and file responses included).
     static let securityHeaders: [(String, String)] = [
@@ -19,14 +25,22 @@ final class LwsContextMemory {
         ("x-frame-options:", "DENY"),
     ]
 
-    init(rxBufferSize: Int) {
+    init(rxBufferSize: Int, echo: Bool = false) {
         protocols = .allocate(capacity: 2)
         protocols.initialize(repeating: lws_protocols(), count: 2)
         let count = Self.securityHeaders.count
         let list = UnsafeMutablePointer<lws_protocol_vhost_options>.allocate(capacity: count)
         headerCount = count
         headers = list
-        protocols[0].name = UnsafePointer(keep(InspectorProtocol.subprotocol))
+        if echo {
+            let name = UnsafeMutablePointer<CChar>.allocate(capacity: Self.subprotocolCapacity)
+            name.initialize(repeating: 0, count: Self.subprotocolCapacity)
+            echoSubprotocol = name
+            protocols[0].name = UnsafePointer(name)
+        } else {
+            echoSubprotocol = nil
+            protocols[0].name = UnsafePointer(keep(InspectorProtocol.subprotocol))
+        }
         protocols[0].callback = serverCallback
         protocols[0].per_session_data_size = 0
         protocols[0].rx_buffer_size = rxBufferSize
@@ -50,6 +64,7 @@ final class LwsContextMemory {
         protocols.deallocate()
         headers?.deinitialize(count: headerCount)
         headers?.deallocate()
+        echoSubprotocol?.deallocate()
     }
 }
 

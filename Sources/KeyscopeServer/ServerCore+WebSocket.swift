@@ -37,25 +37,20 @@ extension ServerCore {
         // Once over the limit, the rest of the message (and anything after it) is ignored until the close goes
         // out from the writable callback: returning -1 here can crash lws 4.1 when more frames are buffered.
         guard !session.overLimit else { return 0 }
-        if lws_is_first_fragment(wsi) != 0 { session.inboxIsBinary = lws_frame_is_binary(wsi) != 0 }
-        let remaining = lws_remaining_packet_payload(wsi)
-        guard session.inbox.count + length + remaining <= options.maxMessageBytes else {
+        let outcome = MessageAssembly.receive(
+            wsi, input, length, into: &session.inbox, isBinary: &session.inboxIsBinary, limit: options.maxMessageBytes)
+        switch outcome {
+        case .partial:
+            return 0
+        case .overLimit:
             session.overLimit = true
-            session.inbox = []
             lws_callback_on_writable(wsi)
             return 0
-        }
-        if let input, length > 0 {
-            session.inbox.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
-        }
-        guard lws_is_final_fragment(wsi) != 0, remaining == 0 else { return 0 }
-        let message = session.inbox
-        session.inbox = []
-        if session.inboxIsBinary {
+        case .complete(_, binary: true):
             session.enqueue(
                 ServerMessages.reply(
                     id: .null, error: .badRequest("send requests as text frames holding one JSON object")))
-        } else {
+        case .complete(let message, binary: false):
             run(message, for: session)
         }
         lws_callback_on_writable(wsi)

@@ -36,6 +36,10 @@ final class ServerCore: @unchecked Sendable {
 
     // Service thread only.
     var sessions: [OpaquePointer: WebSocketSession] = [:]
+    /// The conformance echo's connections (``ServerOptions/conformanceEcho``), and the protocol name lws reads
+    /// (set by the service thread for the context's life).
+    var echoSessions: [OpaquePointer: EchoSession] = [:]
+    var echoSubprotocol: UnsafeMutablePointer<CChar>?
     /// The request bodies being received (`POST /api/request`, `POST /tune`, `PUT /api/preferences/…`, the
     /// refreshes), with what each is for.
     var bodies: [OpaquePointer: PendingBody] = [:]
@@ -99,6 +103,7 @@ final class ServerCore: @unchecked Sendable {
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
         _ input: UnsafeMutableRawPointer?, _ length: Int
     ) -> Int32 {
+        if options.conformanceEcho, let answer = handleEcho(wsi, reason, input, length) { return answer }
         switch reason {
         case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
             accepted(wsi)
@@ -133,7 +138,7 @@ final class ServerCore: @unchecked Sendable {
             return writable(wsi)
         case LWS_CALLBACK_CLOSED:
             sessions[wsi] = nil
-            if stopping && sessions.isEmpty { finished = true }
+            if stopping && !hasClients { finished = true }
             return 0
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             wokenUp()
@@ -194,8 +199,15 @@ final class ServerCore: @unchecked Sendable {
     private func beginStop() {
         stopping = true
         for session in sessions.values { session.closing = true }
-        if sessions.isEmpty { finished = true }
+        for session in echoSessions.values {
+            session.closing = true
+            lws_callback_on_writable(session.wsi)
+        }
+        if !hasClients { finished = true }
     }
+
+    /// Whether any WebSocket client is still connected.
+    var hasClients: Bool { !sessions.isEmpty || !echoSessions.isEmpty }
 
     // MARK: Checks shared by HTTP and upgrades
 
@@ -223,13 +235,14 @@ final class ServerCore: @unchecked Sendable {
         return token.matches(presented.utf8)
     }
 
-    /// Every rule an upgrade must pass, in order (Host, Origin, path, token): `nil` when it may go on.
+    /// Every rule an upgrade must pass, in order (Host, Origin, path, token, extension offers lws can answer): `nil`
+    /// when it may go on.
     func upgradeRefusal(_ request: LwsRequest) -> Refusal? {
         if let refused = hostRefusal(request) ?? originRefusal(request) { return refused }
         guard request.methodAndPath?.path == InspectorProtocol.webSocketPath else {
             return Refusal(
                 status: 404, code: "not_found", message: "the WebSocket endpoint is \(InspectorProtocol.webSocketPath)")
         }
-        return authorized(request) ? nil : .unauthorized
+        return authorized(request) ? ExtensionOffers.refusal(request) : .unauthorized
     }
 }

@@ -39,6 +39,11 @@ public struct ServerOptions: Sendable, Hashable {
     public var writesServerRecord: Bool = true
     /// Deepest JSON nesting accepted in a request.
     public var maxJSONDepth: Int = 512
+    /// Conformance mode, off by default: instead of the inspector, answer every WebSocket upgrade (any path, any or
+    /// no subprotocol, no token) with an echo of each message, through the same framing, reassembly and limits,
+    /// with UTF-8 checked on text (close 1007). Plain HTTP gets 404 and no server record is written. Loopback only:
+    /// it is what the Autobahn suite runs against (`keyscope serve --echo`, `make conformance`).
+    public var conformanceEcho: Bool = false
 
     public init() {}
 

@@ -33,9 +33,10 @@ final class ServiceThread: Sendable {
 
     private func run() {
         LwsLogging.install(core.logger)
-        let memory = LwsContextMemory(rxBufferSize: 64 << 10)
-        var info = lws_context_creation_info()
         let options = core.options
+        let memory = LwsContextMemory(rxBufferSize: 64 << 10, echo: options.conformanceEcho)
+        core.echoSubprotocol = memory.echoSubprotocol
+        var info = lws_context_creation_info()
         info.port = Int32(options.port)
         info.iface = UnsafePointer(memory.keep(options.host))
         info.protocols = UnsafePointer(memory.protocols)
@@ -51,8 +52,12 @@ final class ServiceThread: Sendable {
         info.pt_serv_buf_size = 32 << 10
         info.count_threads = 1
         if !options.host.contains(":") { info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
+        // The echo closes with 1007 on text that is not UTF-8, as soon as lws sees the bad byte; the inspector
+        // leaves that to its JSON parser (a bad request never closes the connection, see docs/protocol.md).
+        if options.conformanceEcho { info.options |= UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8) }
 
         guard let context = lws_create_context(&info) else {
+            core.echoSubprotocol = nil
             listening.signal()
             return
         }
@@ -68,6 +73,7 @@ final class ServiceThread: Sendable {
         }
         core.shared.withLock { $0.context = nil }
         lws_context_destroy(context)
+        core.echoSubprotocol = nil
         withExtendedLifetime(memory) {}
     }
 }

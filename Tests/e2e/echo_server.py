@@ -1,0 +1,66 @@
+"""`keyscope serve --echo` (the conformance mode) as a context manager, for test_echo.py and the Autobahn run
+(Tests/conformance/autobahn.py)."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import threading
+from pathlib import Path
+
+from support import keyscope_binary
+
+ECHO_LINE = re.compile(r"^Keyscope echo: ws://127\.0\.0\.1:(\d+)/$")
+START_TIMEOUT = 20.0
+STOP_TIMEOUT = 10.0
+
+
+class EchoServer:
+    """Starts `keyscope serve --echo --port 0 ARGS…` and waits for its `Keyscope echo: ws://127.0.0.1:PORT/` line;
+    on exit, SIGINT and a wait for exit status 0. Its stderr goes to ours (lws's warnings included)."""
+
+    def __init__(self, *args: str) -> None:
+        self.args = list(args)
+        self.port = 0
+        self.token = ""  # the echo asks for none; support.RawWebSocket and raw_request read it
+        self.process: subprocess.Popen[str] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/"
+
+    @property
+    def host_header(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def __enter__(self) -> "EchoServer":
+        binary: Path = keyscope_binary()
+        self.process = subprocess.Popen(
+            [str(binary), "serve", "--echo", "--port", "0", *self.args],
+            stdout=subprocess.PIPE, text=True)
+        first_line: list[str] = []
+        reader = threading.Thread(target=lambda: first_line.append(self.process.stdout.readline()), daemon=True)
+        reader.start()
+        reader.join(START_TIMEOUT)
+        match = ECHO_LINE.match(first_line[0].strip()) if first_line else None
+        if not match:
+            self.process.kill()
+            self.process.wait()
+            raise AssertionError(f"keyscope serve --echo did not start: first line {first_line!r}")
+        self.port = int(match.group(1))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        try:
+            code = self.process.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise AssertionError("keyscope serve --echo did not stop on SIGINT")
+        self.process.stdout.close()
+        if exc[0] is None:
+            assert code == 0, f"keyscope serve --echo exited with {code}"
