@@ -9,6 +9,9 @@
 SWIFT ?= swift
 ARGS ?=
 BROWSER_ARGS ?=
+# Where every part of `make bench` writes its figures (<part>.json) and `make bench-report` reads them: git-ignored.
+KEYSCOPE_BENCH_RESULTS ?= $(CURDIR)/.build-bench/results
+export KEYSCOPE_BENCH_RESULTS
 
 # Every recipe line runs in bash with -e and pipefail, so a failure anywhere in a pipe fails the target.
 SHELL := bash
@@ -19,7 +22,7 @@ SHELL := bash
 FORMAT_PATHS := $(wildcard Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources)
 SWIFT_FORMAT_FLAGS := --configuration .swift-format --recursive --parallel
 
-.PHONY: help deps build run test test-swift test-js test-e2e test-browser conformance bench bench-browser bench-tunables bench-recording fixtures format lint clean
+.PHONY: help deps build run test test-swift test-js test-e2e test-browser conformance bench bench-browser bench-tunables bench-recording bench-report fixtures format lint clean
 
 help: ## List the targets (this text)
 	@echo "Keyscope: make TARGET [ARGS=\"...\"] [SWIFT=path/to/swift]"
@@ -68,11 +71,12 @@ conformance: deps ## The Autobahn WebSocket suite (kosoku) against `keyscope ser
 	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" \
 		.venv-e2e/bin/python Tests/conformance/autobahn.py --max-message 20MiB --report conformance-report
 
-bench: deps ## Run the benchmarks: the Benchmarks/ package (release; ARGS passed on), then the browser, tunables and recording ones
+bench: deps ## Run every benchmark (the Benchmarks/ package, ARGS passed on; browser, tunables, recording), then bench-report
 	$(SWIFT) run -c release --package-path Benchmarks keyscope-bench $(ARGS)
 	$(MAKE) --no-print-directory bench-browser
 	$(MAKE) --no-print-directory bench-tunables
 	$(MAKE) --no-print-directory bench-recording
+	$(MAKE) --no-print-directory bench-report
 
 bench-browser: deps ## Time the dashboard in headless Chromium against a release keyscope (BROWSER_ARGS passed on)
 	$(SWIFT) build -c release --product keyscope
@@ -93,6 +97,9 @@ bench-recording: deps ## Replay of a 1M-event recording (CLI and dashboard time 
 		.venv-e2e/bin/python Benchmarks/recording/recording_bench.py
 	KEYSCOPE_BIN="$$($(SWIFT) build -c release --show-bin-path)/keyscope" \
 		.venv-e2e/bin/python Benchmarks/browser/replay_bench.py
+
+bench-report: ## Print the one table of every figure beside its peer, from the last results (docs/performance.md)
+	python3 Benchmarks/report.py
 
 fixtures: deps ## Record fixtures/recordings/*.kslog again with the real demo and recorder (scripts/record_fixtures.py)
 	$(SWIFT) build --product keyscope

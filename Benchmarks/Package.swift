@@ -3,7 +3,7 @@ import PackageDescription
 
 // The benchmarks live in their own package so that nothing they need (Hummingbird, the peer server) ever enters
 // the main build. Run them with `swift run -c release keyscope-bench` from this directory (or `make bench` from the
-// root); `keyscope-bench store` or `keyscope-bench inspector` runs one section.
+// root); `keyscope-bench store`, `codec` or `inspector` (`push`, `latency`, `set-cost`) runs one section.
 
 /// The same upcoming-feature flags as the main package's targets.
 let strictSettings: [SwiftSetting] = [
@@ -38,6 +38,7 @@ let package = Package(
             dependencies: [
                 "CBenchJansson",
                 .product(name: "KeyscopeCore", package: "Keyscope"),
+                // Also brings KeyscopeCodec, which its public API exposes: the codec section benchmarks it.
                 .product(name: "KeyscopeInspector", package: "Keyscope"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -12,7 +12,8 @@
     KEYSCOPE_BIN=.build/release/keyscope .venv-e2e/bin/python Benchmarks/browser/dashboard_bench.py --help
 
 What the page does not expose (the performance mark, window.keyscopeStats) is reported as "n/a: dashboard lacks
-…"; only a server or browser that cannot start fails the run.
+…"; only a server or browser that cannot start fails the run. The figures also go to dashboard.json in the results
+folder (Benchmarks/bench_results.py).
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ from pathlib import Path
 from selenium.webdriver.common.action_chains import ActionChains
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(REPO / "Tests" / "e2e"), str(REPO / "Tests" / "e2e" / "browser")]
+sys.path[:0] = [str(REPO / "Tests" / "e2e"), str(REPO / "Tests" / "e2e" / "browser"), str(REPO / "Benchmarks")]
 sys.dont_write_bytecode = True
 
 import page_probes as probes  # noqa: E402
+from bench_results import Results  # noqa: E402
 from bench_table import Table  # noqa: E402
 from dashboard import connection_state, wait_connected  # noqa: E402
 from headless import WINDOW_SIZE, dashboard_url, start_chromium  # noqa: E402
@@ -39,6 +41,8 @@ from support import KeyscopeServer, http  # noqa: E402
 MEASURING_FLAGS = ("--enable-precise-memory-info", "--js-flags=--expose-gc")
 # How long the first tree render may take before it is reported missing.
 MARK_TIMEOUT = 60.0
+# Why the dashboard's figures stand alone in the summary table.
+NO_PEER = "no other dashboard follows this service"
 
 
 def server_seq(server: KeyscopeServer) -> int:
@@ -52,7 +56,7 @@ def open_page(server: KeyscopeServer):
     return driver
 
 
-def first_render(table: Table, keys: int, serve_args: list[str]) -> str:
+def first_render(table: Table, results: Results, keys: int, serve_args: list[str]) -> str:
     """Loads the page on a server with a `keys`-key catalog; returns which page it was."""
     server = KeyscopeServer(["--demo-keys", str(keys), "--rate", "20", *serve_args])
     driver = None
@@ -69,6 +73,7 @@ def first_render(table: Table, keys: int, serve_args: list[str]) -> str:
             table.add(what, f"n/a: dashboard lacks the performance mark '{probes.FIRST_RENDER_MARK}' ({page})")
         else:
             table.add(what, f"{rendered:.0f} ms after navigation start")
+            results.add(what, rendered, "ms", no_peer=NO_PEER)
         navigation = driver.execute_script(probes.READ_NAVIGATION)
         if navigation:
             table.add(
@@ -83,7 +88,8 @@ def first_render(table: Table, keys: int, serve_args: list[str]) -> str:
 
 
 def streaming(
-    table: Table, rate: int, frame_seconds: float, keys: int, heap_seconds: float | None, serve_args: list[str]
+    table: Table, results: Results, rate: int, frame_seconds: float, keys: int, heap_seconds: float | None,
+    serve_args: list[str],
 ) -> None:
     """Frames, input latency and (with `heap_seconds`) the heap, on a page following the demo at `rate`."""
     server = KeyscopeServer(["--rate", str(rate), *serve_args])
@@ -100,12 +106,21 @@ def streaming(
         time.sleep(frame_seconds + 0.5)
         frames = probes.frame_stats(driver.execute_script(probes.READ_FRAMES))
         table.add(f"frames {label}", str(frames) if frames else "no animation frame ran")
+        if frames:
+            results.add(f"frame interval p99 {label}", frames.p99, "ms", no_peer=NO_PEER)
+            results.add(f"  dropped frames {label}", frames.dropped_share * 100, "%", no_peer=NO_PEER)
 
-        table.add(f"input latency {label}", type_keys(driver, keys))
+        latency, ranked = type_keys(driver, keys)
+        table.add(f"input latency {label}", latency)
+        if ranked:
+            p95 = probes.percentile(ranked, 0.95)
+            results.add(f"input latency p95 {label}", p95, "ms", no_peer=NO_PEER,
+                        display=None if p95 is not None else f"<{probes.EVENT_THRESHOLD_MS} ms")
 
         seconds = time.monotonic() - seq_time
         made = (server_seq(server) - seq_before) / seconds
         table.add(f"  server {label}", f"{made:,.0f} log entries/s made (asked {rate:,} changes/s)")
+        results.add(f"  log entries/s the demo made {label}", made, "/s", "higher", no_peer=NO_PEER)
         stats_after = driver.execute_script(probes.READ_STATS)
         if stats_before is None or stats_after is None:
             table.add(f"  page stats {label}", "n/a: dashboard lacks window.keyscopeStats")
@@ -118,22 +133,27 @@ def streaming(
             else:
                 time.sleep(max(0.0, heap_seconds - (time.monotonic() - began)))
                 heap_end = driver.execute_script(probes.READ_HEAP)
+                followed = time.monotonic() - began
                 after_gc = " (each after a full GC)" if heap_start[1] else ""
                 table.add(
                     f"JS heap (main thread) {label}",
                     f"{probes.mib(heap_start[0])} at start, {probes.mib(heap_end[0])} after "
-                    f"{time.monotonic() - began:.0f} s{after_gc}",
+                    f"{followed:.0f} s{after_gc}",
                 )
+                results.add(f"JS heap (main thread) at start {label}", heap_start[0] / (1 << 20), "MiB",
+                            no_peer=NO_PEER)
+                results.add(f"  after {followed:.0f} s {label}", heap_end[0] / (1 << 20), "MiB", no_peer=NO_PEER)
     finally:
         if driver:
             driver.quit()
         server.stop()
 
 
-def type_keys(driver, keys: int) -> str:
-    """Sends `keys` keystrokes, one interaction each, and summarises their Event Timing durations."""
+def type_keys(driver, keys: int) -> tuple[str, list[float | None]]:
+    """Sends `keys` keystrokes, one interaction each, and summarises their Event Timing durations; also returns the
+    durations ranked (probes.ranked_keystrokes; empty when the browser cannot time them)."""
     if not driver.execute_script(probes.START_EVENTS):
-        return "n/a: the browser lacks the Event Timing API"
+        return "n/a: the browser lacks the Event Timing API", []
     element, where = driver.execute_script(probes.FIND_INPUT)
     element.click()
     # One WebDriver command for all the keys (a round trip each would stretch the run on a busy machine), 50 ms
@@ -144,8 +164,8 @@ def type_keys(driver, keys: int) -> str:
         actions.key_down(key).key_up(key).pause(0.05)
     actions.perform()
     time.sleep(1.0)  # observers are called after the next paint
-    summary = probes.input_latency(driver.execute_script(probes.READ_EVENTS), keys)
-    return f"{summary}; into {where}"
+    events = driver.execute_script(probes.READ_EVENTS)
+    return f"{probes.input_latency(events, keys)}; into {where}", probes.ranked_keystrokes(events, keys)
 
 
 def main() -> int:
@@ -168,13 +188,16 @@ def main() -> int:
     os.environ["KEYSCOPE_BIN"] = binary
     print(f"browser bench: {binary}, headless Chromium {WINDOW_SIZE[0]}x{WINDOW_SIZE[1]}", file=sys.stderr)
     table = Table()
-    page = first_render(table, options.keys, serve_args)
+    title = f"Dashboard in headless Chromium ({WINDOW_SIZE[0]}x{WINDOW_SIZE[1]}, release keyscope serve --demo)"
+    results = Results("dashboard", title, "make bench-browser")
+    page = first_render(table, results, options.keys, serve_args)
     for rate in rates:
         # The heap is followed at the highest rate only, as issue 4 asks.
         heap_seconds = options.heap_seconds if rate == max(rates) else None
-        streaming(table, rate, options.frame_seconds, options.typed_keys, heap_seconds, serve_args)
+        streaming(table, results, rate, options.frame_seconds, options.typed_keys, heap_seconds, serve_args)
     print()
     table.print(f"Dashboard in headless Chromium ({page}; keyscope {Path(binary).parent.name} build)")
+    results.write()
     return 0
 
 

@@ -120,16 +120,22 @@ def frame_stats(timestamps: list[float]) -> FrameStats | None:
     )
 
 
-def input_latency(events: list[dict], keys: int) -> str:
-    """p50/p95/max of `keys` keystrokes, each the longest event of its interaction (keydown, keypress, keyup…).
-    Interactions under 16 ms are never reported, so they count as "<16" at the bottom of the ranking."""
+def ranked_keystrokes(events: list[dict], keys: int) -> list[float | None]:
+    """The durations of `keys` keystrokes in ascending order, each the longest event of its interaction (keydown,
+    keypress, keyup…). Interactions under 16 ms are never reported: they are None, at the bottom of the ranking."""
     longest: dict[int, float] = {}
     for event in events:
         # Only the keys' own events: the click that focused the input is an interaction too.
         if event.get("id") and event["name"] in KEY_EVENTS:
             longest[event["id"]] = max(longest.get(event["id"], 0.0), event["duration"])
     reported = sorted(longest.values())
-    ranked: list[float | None] = [None] * max(0, keys - len(reported)) + reported
+    return [None] * max(0, keys - len(reported)) + reported
+
+
+def input_latency(events: list[dict], keys: int) -> str:
+    """p50/p95/max of `keys` keystrokes (see ranked_keystrokes); those under 16 ms show as "<16"."""
+    ranked = ranked_keystrokes(events, keys)
+    reported = [value for value in ranked if value is not None]
 
     def show(value: float | None) -> str:
         return f"<{EVENT_THRESHOLD_MS}" if value is None else f"{value:.0f}"

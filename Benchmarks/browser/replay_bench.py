@@ -15,7 +15,8 @@ that the CLI's replay bench (recording_bench.py) shares, so both read the same f
     make bench-recording   (also run by make bench)
     KEYSCOPE_BIN=.build/release/keyscope .venv-e2e/bin/python Benchmarks/browser/replay_bench.py --help
 
-Only a server or browser that cannot start, or a recording the dashboard refuses, fails the run.
+Only a server or browser that cannot start, or a recording the dashboard refuses, fails the run. The figures also go
+to time-travel.json in the results folder (Benchmarks/bench_results.py).
 """
 
 from __future__ import annotations
@@ -29,11 +30,13 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(REPO / "Tests" / "e2e"), str(REPO / "Tests" / "e2e" / "browser"), str(REPO / "Benchmarks" / "recording")]
+sys.path[:0] = [str(REPO / "Tests" / "e2e"), str(REPO / "Tests" / "e2e" / "browser"),
+                str(REPO / "Benchmarks" / "recording"), str(REPO / "Benchmarks")]
 sys.dont_write_bytecode = True
 
 import kslog_gen  # noqa: E402
 import page_probes as probes  # noqa: E402
+from bench_results import Results  # noqa: E402
 from bench_table import Table  # noqa: E402
 from dashboard import by_testid, wait_connected  # noqa: E402
 from headless import WINDOW_SIZE, dashboard_url, start_chromium  # noqa: E402
@@ -42,6 +45,8 @@ from support import KeyscopeServer  # noqa: E402
 MEASURING_FLAGS = ("--enable-precise-memory-info", "--js-flags=--expose-gc")
 LOAD_TIMEOUT = 600.0
 JUMP_TIMEOUT_MS = 20_000
+# Why time travel's figures stand alone in the summary table.
+NO_PEER = "no other dashboard replays a .kslog"
 
 # The replay's state as the page shows it (window.keyscopeStats().replay), or null.
 READ_REPLAY = "return window.keyscopeStats ? window.keyscopeStats().replay : null;"
@@ -92,6 +97,8 @@ def main() -> int:
     size = path.stat().st_size
     print(f"replay bench: {binary}, headless Chromium {WINDOW_SIZE[0]}x{WINDOW_SIZE[1]}, {path}", file=sys.stderr)
     table = Table()
+    results = Results("time-travel", f"Time travel in headless Chromium ({options.events:,}-event recording, "
+                      f"{size / 2**20:.0f} MiB)", "make bench-recording")
     table.add("recording", f"{options.events:,} events, {size / 2**20:.0f} MiB")
     server = KeyscopeServer(["--rate", "5", *serve_args])
     driver = None
@@ -119,6 +126,8 @@ def main() -> int:
             return 1
         table.add("load (upload → replay bar)", f"{loaded:.2f} s ({size / 2**20 / loaded:.0f} MiB/s)")
         table.add("  worker's reading", f"{replay['loadMs'] / 1000:.2f} s")
+        results.add("load, upload → replay bar", loaded, "s", no_peer=NO_PEER)
+        results.add("  index and snapshots", replay["indexBytes"] / 2**20, "MiB", no_peer=NO_PEER)
         table.add("  index and snapshots",
                   f"{replay['indexBytes'] / 2**20:.1f} MiB, a snapshot every {replay['checkpointEvery']:,} events")
         heap = driver.execute_script(probes.READ_HEAP)
@@ -143,12 +152,16 @@ def main() -> int:
             table.add(f"jump, input → frame drawn ({len(drawn)} random)", summary(drawn))
             table.add("  the worker's part of it", summary(worker))
             table.add("  under a second", f"{sum(1 for v in drawn if v < 1000)} of {len(drawn)}")
+            results.add(f"jump to a random seq, input → frame drawn, p50 ({len(drawn)}×)",
+                        percentile(drawn, 0.5), "ms", no_peer=NO_PEER)
+            results.add(f"  p99 ({len(drawn)}×)", percentile(drawn, 0.99), "ms", no_peer=NO_PEER)
     finally:
         if driver:
             driver.quit()
         server.stop()
     print()
     table.print(f"Time travel in headless Chromium (keyscope {Path(binary).parent.name} build)")
+    results.write()
     return 0
 
 

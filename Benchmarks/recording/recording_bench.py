@@ -6,8 +6,8 @@
   recording, with `keyscope record` following it over the WebSocket, and with a recording inside the service
   (`POST /api/recordings`), side by side in one run, each over the same window.
 
-Run by `make bench`; alone: `make bench-recording` (EVENTS=… RATE=… to change the sizes). Prints tables; nothing is
-asserted.
+Run by `make bench`; alone: `make bench-recording` (EVENTS=… RATE=… to change the sizes). Prints tables and writes
+their figures to recording.json in the results folder (Benchmarks/bench_results.py); nothing is asserted.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "Tests" / "e2e"))
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 import kslog_gen  # noqa: E402
+from bench_results import Results  # noqa: E402
 from support import KeyscopeServer, http, keyscope_binary  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -44,7 +46,7 @@ def timed_child(args: list[str]) -> tuple[float, float, int, str, str]:
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, stdout, stderr
 
 
-def replay_figures(events: int) -> None:
+def replay_figures(events: int, results: Results) -> None:
     log = kslog_gen.recording_file(events)
     size_mb = log.stat().st_size / 1e6
     binary = str(keyscope_binary())
@@ -57,6 +59,9 @@ def replay_figures(events: int) -> None:
     ]:
         wall, _, rss, _, _ = timed_child(args)
         print(f"{label:<34} {wall:>8.2f} {events / wall:>12,.0f} {size_mb / wall:>8.1f} {rss / 1024:>13.1f}")
+        why = "no other tool reads a .kslog"
+        results.add(f"{label}, events", events / wall, "/s", "higher", no_peer=why)
+        results.add("  peak RSS", rss / 1024, "MiB", no_peer=why)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -78,7 +83,7 @@ def window(server: KeyscopeServer, seconds: float, extra_pids: list[int]) -> tup
     return cpu1 - cpu0, extra1 - extra0, seq1 - seq0
 
 
-def overhead_figures(rate: int, seconds: float) -> None:
+def overhead_figures(rate: int, seconds: float, results: Results) -> None:
     server = KeyscopeServer(["--rate", str(rate)])
     rows = []
     try:
@@ -109,6 +114,12 @@ def overhead_figures(rate: int, seconds: float) -> None:
         per = server_cpu / max(changes, 1)
         print(f"{label:<32} {changes / seconds:>10,.0f} {per * 1e6:>13.1f} "
               f"{extra_cpu / max(changes, 1) * 1e6:>15.1f} {per / base:>9.2f}")
+        if label != rows[0][0]:
+            results.add(f"server CPU per 1k changes at {rate:,}/s, {label}", per * 1e6, "ms",
+                        peer=f"{rows[0][0]}, same run", peer_value=base * 1e6)
+        if extra_cpu:
+            results.add("  recorder process CPU per 1k changes", extra_cpu / max(changes, 1) * 1e6, "ms",
+                        no_peer="the CLI recorder's own process")
 
 
 def main() -> None:
@@ -117,8 +128,11 @@ def main() -> None:
     parser.add_argument("--rate", type=int, default=int(os.environ.get("RATE", 5000)))
     parser.add_argument("--seconds", type=float, default=10)
     arguments = parser.parse_args()
-    replay_figures(arguments.events)
-    overhead_figures(arguments.rate, arguments.seconds)
+    results = Results("recording", f"Record and replay (release keyscope; replay of {arguments.events:,} events, "
+                      f"recording on a demo at --rate {arguments.rate:,})", "make bench-recording")
+    replay_figures(arguments.events, results)
+    overhead_figures(arguments.rate, arguments.seconds, results)
+    results.write()
 
 
 if __name__ == "__main__":

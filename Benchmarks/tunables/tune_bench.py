@@ -1,7 +1,8 @@
 """How fast tunables move, against a release `keyscope serve --demo`: a `PUT /tune` round trip, and the time from a
 saved file to the value on the server with `keyscope tune watch` (the issue's bound is 100 ms).
 
-Run by `make bench` (after the browser bench); alone: `make bench-tunables`. Prints one table; nothing is asserted.
+Run by `make bench` (after the browser bench); alone: `make bench-tunables`. Prints one table and writes its figures to
+tunables.json in the results folder (Benchmarks/bench_results.py); nothing is asserted.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "e2e"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench_results import Results  # noqa: E402
 from support import KeyscopeServer, http, keyscope_binary  # noqa: E402
 
 ROUNDS = 200
@@ -67,6 +70,7 @@ def watch_latencies(server, directory: Path) -> list[float]:
 
 
 def main() -> None:
+    results = Results("tunables", "Tunables (release keyscope serve --demo, loopback)", "make bench-tunables")
     server = KeyscopeServer(["--rate", "20"])
     try:
         with tempfile.TemporaryDirectory(prefix="keyscope-tune-bench-") as directory:
@@ -80,6 +84,13 @@ def main() -> None:
           f"  p99 {ms(percentile(puts, 0.99))}")
     print(f"  tune watch: save → value on server ({SAVES}×) p50 {ms(statistics.median(saves))}"
           f"  p95 {ms(percentile(saves, 0.95))}  max {ms(max(saves))}  (bound: 100 ms)")
+    why = "nothing else serves these tunables"
+    results.add(f"PUT /tune round trip, p50 ({ROUNDS}×)", statistics.median(puts) * 1000, "ms", no_peer=why)
+    results.add(f"PUT /tune round trip, p99 ({ROUNDS}×)", percentile(puts, 0.99) * 1000, "ms", no_peer=why)
+    results.add(f"tune watch: save → value on server, p50 ({SAVES}×)", statistics.median(saves) * 1000, "ms",
+                no_peer=why)
+    results.add(f"tune watch: save → value on server, max ({SAVES}×)", max(saves) * 1000, "ms", no_peer=why)
+    results.write()
 
 
 if __name__ == "__main__":

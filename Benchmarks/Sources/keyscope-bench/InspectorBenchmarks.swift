@@ -1,10 +1,13 @@
 import Foundation
 
-/// The inspector's figures: push throughput (1 and 10 parsing clients, a client that does not parse, and the
-/// Hummingbird peer), push latency at paced rates, and what an inspector costs a `set`. Returns the report text.
+/// The inspector's figures: push throughput (1 and 10 parsing clients, a client that does not parse; the one-client
+/// shapes beside the Hummingbird peer, which feeds one client at a time), push latency at paced rates on both
+/// servers, and what an inspector costs a `set`. Returns the report, whose text is printed and whose figures go to the
+/// results folder.
 ///
 /// ```swift
-/// print(try InspectorBenchmarks.run { note in log(note) })
+/// let report = try InspectorBenchmarks.run(["push"]) { note in log(note) }
+/// print(report.text)
 /// ```
 enum InspectorBenchmarks {
     /// The parts, in the order they run: `push`, `latency`, `set-cost`.
@@ -13,12 +16,13 @@ enum InspectorBenchmarks {
     static let changesOneClient = 500_000
     static let changesTenClients = 50_000
 
-    static func run(_ selected: Set<String>, progress: @escaping (String) -> Void) throws -> String {
+    static func run(_ selected: Set<String>, progress: @escaping (String) -> Void) throws -> InspectorReport {
         let workload = PushWorkload()
         let started = ContinuousClock.now
         var report = InspectorReport()
 
         if selected.contains("push") {
+            let partStart = ContinuousClock.now
             let keyscopeOne = PushScenario(
                 name: "Keyscope → 1 client (parses)", kind: .keyscope, clients: 1, mode: .parse,
                 changes: changesOneClient)
@@ -30,6 +34,9 @@ enum InspectorBenchmarks {
                 changes: changesTenClients)
             let keyscopeSkim = PushScenario(
                 name: "Keyscope → 1 client (does not parse)", kind: .keyscope, clients: 1, mode: .skim,
+                changes: changesOneClient)
+            let peerSkim = PushScenario(
+                name: "Hummingbird peer → 1 client (does not parse)", kind: .hummingbird, clients: 1, mode: .skim,
                 changes: changesOneClient)
             let keyscopeBatched = PushScenario(
                 name: "Keyscope → 1 client (parses), 10-set transactions", kind: .keyscope, clients: 1, mode: .parse,
@@ -59,30 +66,40 @@ enum InspectorBenchmarks {
             keyscopeCatchUpBatched.backlog = true
             report.push = try PushBenchmarks.run(
                 [
-                    keyscopeOne, peerOne, keyscopeTen, keyscopeSkim, keyscopeBatched, peerBatched, keyscopeScan,
-                    peerScan, keyscopeScanBatched, peerScanBatched, keyscopeCatchUp, keyscopeCatchUpBatched,
+                    keyscopeOne, peerOne, keyscopeTen, keyscopeSkim, peerSkim, keyscopeBatched, peerBatched,
+                    keyscopeScan, peerScan, keyscopeScanBatched, peerScanBatched, keyscopeCatchUp,
+                    keyscopeCatchUpBatched,
                 ], rounds: rounds,
                 workload: workload,
                 progress: progress)
             report.keyscope = keyscopeOne.name
             report.peer = peerOne.name
+            report.partSeconds["push"] = Harness.nanoseconds(ContinuousClock.now - partStart) / 1e9
         }
         if selected.contains("latency") {
-            report.latencies = try [1_000, 10_000].map { rate in
-                let sample = try PushBenchmarks.latency(rate: rate, seconds: 4, workload: workload)
-                progress("latency at \(rate)/s: p50 \(sample.p50 / 1000) µs, p99 \(sample.p99 / 1000) µs")
-                return sample
+            let partStart = ContinuousClock.now
+            for rate in [1_000, 10_000] {
+                for kind in [PushServerKind.keyscope, .hummingbird] {
+                    let sample = try PushLatency.measure(kind, rate: rate, seconds: 4, workload: workload)
+                    progress(
+                        "latency at \(rate)/s, \(kind.rawValue): p50 \(sample.p50 / 1000) µs, "
+                            + "p99 \(sample.p99 / 1000) µs")
+                    report.latencies.append((kind, sample))
+                }
             }
+            report.partSeconds["latency"] = Harness.nanoseconds(ContinuousClock.now - partStart) / 1e9
         }
         if selected.contains("set-cost") {
+            let partStart = ContinuousClock.now
             let setCost = try InspectedSetBenchmarks(workload: workload)
             let harness = Harness()
             report.setResults = try harness.run(setCost.all) { progress("set cost: \($0)") }
             report.setRounds = harness.rounds
             setCost.stop()
             report.setGaps = setCost.gaps
+            report.partSeconds["set-cost"] = Harness.nanoseconds(ContinuousClock.now - partStart) / 1e9
         }
         report.elapsed = ContinuousClock.now - started
-        return report.text
+        return report
     }
 }

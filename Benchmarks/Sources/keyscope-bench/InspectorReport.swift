@@ -1,17 +1,21 @@
 import Foundation
 
-/// The inspector section's tables and the notes that say how each figure was measured (for the parts that ran).
+/// The inspector section's tables and the notes that say how each figure was measured (for the parts that ran); its
+/// figures for the summary table are in InspectorReport+Figures.swift.
 struct InspectorReport {
     typealias PushResult = (scenario: PushScenario, median: PushSample, all: [PushSample])
 
     var push: [PushResult] = []
     var keyscope = ""
     var peer = ""
-    var latencies: [LatencySample] = []
+    /// Each paced run, Keyscope's and the peer's at each rate.
+    var latencies: [(kind: PushServerKind, sample: LatencySample)] = []
     var setResults: [BenchmarkResult] = []
     var setRounds = 0
     var setGaps = 0
     var elapsed = Duration.zero
+    /// How long each part that ran took, in seconds.
+    var partSeconds: [String: Double] = [:]
 
     var text: String {
         var sections: [String] = []
@@ -24,13 +28,9 @@ struct InspectorReport {
 
     private var pushTable: String {
         let peerRate = push.first { $0.scenario.name == peer }?.median.delivered ?? .nan
-        // The peer's rate for the same shape of changes (one client, parsing the same way, as many patches per change).
-        func samePeerRate(for scenario: PushScenario) -> Double {
-            let mode: BenchClient.Mode = scenario.mode == .scan ? .scan : .parse
-            return push.first {
-                $0.scenario.kind == .hummingbird && $0.scenario.clients == 1 && $0.scenario.mode == mode
-                    && $0.scenario.patchesPerChange == scenario.patchesPerChange
-            }?.median.delivered ?? .nan
+        // The ratio to the peer's run of the same shape; "—" where the peer has none (more than one client).
+        func versusPeer(_ result: PushResult) -> String {
+            peerResult(for: result.scenario).map { Report.ratio(result.median.delivered / $0.median.delivered) } ?? "—"
         }
         let keyscopeResult = push.first { $0.scenario.name == keyscope }
         var lines: [String] = []
@@ -51,7 +51,7 @@ struct InspectorReport {
                         String(format: "%.1f", median.megabytesPerSecond), "\(median.behindAtProducerEnd)",
                         String(format: "%.2f", median.serverMicrosecondsPerPatch),
                         String(format: "%.2f", median.clientMicrosecondsPerPatch),
-                        Report.ratio(median.delivered / samePeerRate(for: result.scenario)),
+                        versusPeer(result),
                     ]
                 }))
         if let keyscopeResult, let peerResult = push.first(where: { $0.scenario.name == peer }) {
@@ -67,13 +67,14 @@ struct InspectorReport {
     }
 
     private var latencyTable: String {
-        "Inspector push latency (set → parsed at the client, Keyscope, 1 client)\n"
+        "Inspector push latency (set → parsed at the client, 1 client; each server in turn at each rate)\n"
             + Report.grid(
-                ["paced rate", "achieved/s", "entries", "p50 µs", "p99 µs", "p99.9 µs", "max µs"],
-                latencies.map { latency in
+                ["server", "paced rate", "achieved/s", "entries", "p50 µs", "p99 µs", "p99.9 µs", "max µs"],
+                latencies.map { kind, latency in
                     [
-                        "\(latency.rate)/s", rate(latency.achievedRate), "\(latency.samples)", micro(latency.p50),
-                        micro(latency.p99), micro(latency.p999), micro(latency.max),
+                        kind == .keyscope ? "Keyscope" : "Hummingbird peer", "\(latency.rate)/s",
+                        rate(latency.achievedRate), "\(latency.samples)", micro(latency.p50), micro(latency.p99),
+                        micro(latency.p999), micro(latency.max),
                     ]
                 })
     }
@@ -117,7 +118,8 @@ struct InspectorReport {
             process's CPU time from producer start until the last client is done, less the producer's and the \
             clients' thread CPU time: cursor reads, settling the log, line encoding, framing, writes to every client); \
             client µs/patch = the clients' thread CPU time per patch received (reading and parsing); vs peer compares \
-            with the Hummingbird row of the same shape. Scenarios run interleaved, one run of each per round.
+            with the Hummingbird row of the same shape (clients, parsing, patches per change; the peer feeds one \
+            client at a time, so the 10-client row has none). Scenarios run interleaved, one run of each per round.
             The peer: a Hummingbird application (default set-up: NIO's singleton event loop group, route on the global \
             executor) whose hummingbird-websocket route checks the same bearer token, sends hello and the snapshot's \
             bytes, then, whenever the hub appended (the hub's onAppend, at most one wake-up per burst, as the Keyscope \
@@ -125,9 +127,10 @@ struct InspectorReport {
             sends HubMessages.changes — the same cached HubLogEntry.lineBytes, so identical bytes on the wire — as one \
             text frame per read (one copy into a ByteBuffer), until the cursor is dry. Same producer, same client, same \
             hub; entries/msg shows the batching each server achieved.
-            Latency: the producer writes at the paced rate for 4 s (clock_nanosleep to each due time); each title \
-            starts with the monotonic time of its set (clock_gettime(CLOCK_MONOTONIC), ns); the client takes the time \
-            when a message is complete, parses it, and records receipt − stamp for every entry.
+            Latency: on a fresh rig of each server in turn (Keyscope, then the peer, at each rate), the producer \
+            writes at the paced rate for 4 s (clock_nanosleep to each due time); each title starts with the monotonic \
+            time of its set (clock_gettime(CLOCK_MONOTONIC), ns); the client takes the time when a message is \
+            complete, parses it, and records receipt − stamp for every entry.
             Set cost: the Harness (\(setRounds) interleaved rounds of about 80 ms, median and minimum) times the same \
             loop of sets on two stores: one registered in a registry nothing observes, and one whose registry an \
             InspectorHub (default log bounds) observes while the InspectorServer streams every change to one connected \

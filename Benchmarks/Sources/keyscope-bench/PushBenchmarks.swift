@@ -167,26 +167,4 @@ enum PushBenchmarks {
             return (scenarios[index], sorted[sorted.count / 2], samples[index])
         }
     }
-
-    /// One client that parses every message and times every entry, while the producer writes `rate` changes a
-    /// second for `seconds` (Keyscope's server).
-    static func latency(rate: Int, seconds: Double, workload: PushWorkload) throws -> LatencySample {
-        let rig = try PushRig(.keyscope, workload: workload)
-        defer { rig.stop() }
-        let client = try rig.connect(1, mode: .parseTimed)[0]
-        let count = Int(Double(rate) * seconds)
-        client.target.store(rig.hub.lastSeq + count, ordering: .sequentiallyConsistent)
-        let elapsed = workload.producePaced(rate: rate, count: count, into: rig.store)
-        guard client.waitUntilFinished() else {
-            throw BenchError(
-                "latency at \(rate)/s: the client did not get every change: \(client.failure.map { "\($0)" } ?? "time-out")"
-            )
-        }
-        let sorted = client.latencies.sorted()
-        guard !sorted.isEmpty else { throw BenchError("latency at \(rate)/s: no entry carried a send stamp") }
-        func percentile(_ p: Double) -> UInt64 { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        return LatencySample(
-            rate: rate, achievedRate: Double(count) / (Harness.nanoseconds(elapsed) / 1e9), samples: sorted.count,
-            p50: percentile(0.5), p99: percentile(0.99), p999: percentile(0.999), max: sorted.last!)
-    }
 }

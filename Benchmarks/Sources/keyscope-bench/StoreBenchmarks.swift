@@ -1,8 +1,8 @@
 import KeyscopeCore
 import Synchronization
 
-/// The benchmarks: a plain dictionary as the peer, then the store's reads, writes (alone, with subscribers, with
-/// the observation hook), a 100-patch transaction, and key-path parsing for reference.
+/// The benchmarks: a plain dictionary as the peer (set and get), then the store's reads, writes (alone, with
+/// subscribers, with the observation hook), a 100-patch transaction, and key-path parsing for reference.
 ///
 /// Every body does its setup first and times only its loop; results are consumed with ``blackhole(_:)``.
 enum StoreBenchmarks {
@@ -11,7 +11,7 @@ enum StoreBenchmarks {
 
     static var all: [Benchmark] {
         [
-            dictionarySetExisting, dictionarySetNew, storeGet, storeSetNew, storeSetExisting,
+            dictionarySetExisting, dictionarySetNew, dictionaryGet, storeGet, storeSetNew, storeSetExisting,
             storeSetWithSubscribers, storeSetWithObserver, transaction100, keyPathParse,
         ]
     }
@@ -80,6 +80,17 @@ enum StoreBenchmarks {
                     dictionary[keys[i - range.lowerBound]] = values[i & 1]
                     blackhole(dictionary)
                 }
+            }
+        }
+    }
+
+    static var dictionaryGet: Benchmark {
+        Benchmark("dictionary get, existing key (peer)") { iterations in
+            let dictionary: [String: StoreValue] = ["total": 90, "currency": "EUR", "count": 1]
+            // Two keys in turn, so that the optimiser cannot hoist one lookup out of the loop.
+            let keys = ["total", "count"]
+            return ContinuousClock().measure {
+                for i in 0..<iterations { blackhole(dictionary[keys[i & 1]]) }
             }
         }
     }
