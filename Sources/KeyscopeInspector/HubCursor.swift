@@ -94,6 +94,12 @@ public final class HubCursor: Sendable {
         }
     }
 
+    /// Whether the live subscription list changed since this client was last sent one (what
+    /// ``subscriptionsUpdate()`` would return, without taking it).
+    public var subscriptionsChanged: Bool {
+        position.withLock { $0.subscriptionsSeen != hub.subscriptionsVersion }
+    }
+
     /// The live subscription list when it changed since this client was last sent one (with a snapshot or by this
     /// call); `nil` otherwise. A cursor made by ``InspectorHub/makeCursor(resumingAfter:)`` gets a list first.
     public func subscriptionsUpdate() -> [SubscriptionInfo]? {

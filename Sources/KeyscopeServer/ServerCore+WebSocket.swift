@@ -53,6 +53,10 @@ extension ServerCore {
         case .complete(let message, binary: false):
             run(message, for: session)
         }
+        if session.queuedBytes > Self.maxQueuedBytes, !session.readingPaused {
+            session.readingPaused = true
+            _ = lws_rx_flow_control(wsi, 0)
+        }
         lws_callback_on_writable(wsi)
         return 0
     }
@@ -84,6 +88,10 @@ extension ServerCore {
         guard var message = session.nextMessage(maxEntries: Self.frameEntries, maxBytes: Self.frameBytes) else {
             writeAgainIfNeeded(session)
             return 0
+        }
+        if session.readingPaused, session.queuedBytes <= Self.maxQueuedBytes / 2 {
+            session.readingPaused = false
+            _ = lws_rx_flow_control(wsi, 1)
         }
         guard message.write(to: wsi) else { return -1 }
         writeAgainIfNeeded(session)

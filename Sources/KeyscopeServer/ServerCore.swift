@@ -48,12 +48,17 @@ final class ServerCore: @unchecked Sendable {
     /// Connections answered before lws parsed their request (see ``screen(_:)``), closed from their timer.
     var refusedEarly: Set<OpaquePointer> = []
     var stopping = false
+    /// Set once the log said the public directory is gone; cleared when a file is served again.
+    var missingFilesReported = false
     /// The service loop ends once this is set.
     var finished = false
 
     /// The most log entries and bytes one `changes` frame carries.
     static let frameEntries = 10_000
     static let frameBytes = 256 << 10
+    /// The most bytes of replies and snapshots queued for one WebSocket client before the server stops reading its
+    /// requests (until half of them went out): a client that asks and never reads cannot grow the server's memory.
+    static let maxQueuedBytes = 4 << 20
 
     init(hub: InspectorHub, options: ServerOptions, token: AccessToken, files: StaticFiles?, logger: Logger) {
         self.hub = hub
