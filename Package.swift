@@ -188,6 +188,16 @@ let package = Package(
             dependencies: ["KeyscopeCore"],
             swiftSettings: strictSettings
         ),
+        // A small service that embeds the inspector (Inspector.start) and keeps doing its own work: the load tests
+        // (Tests/load) break its inspector and kill it -9 while it writes its store, its tunables and a recording.
+        .executableTarget(
+            name: "KeyscopeHostProbe",
+            dependencies: [
+                "KeyscopeCore", "KeyscopeInspector", "KeyscopeServer", "KeyscopeTunables", "KeyscopeRecording",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "KeyscopeCoreTests",
             dependencies: [
@@ -221,6 +231,7 @@ let package = Package(
                 "KeyscopeClient",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -3,6 +3,7 @@ public import Foundation
 import KeyscopeCodec
 import KeyscopeCore
 public import KeyscopeInspector
+public import Logging
 import Synchronization
 
 /// Records an ``KeyscopeInspector/InspectorHub``'s log into a file, inside the process (the embedding API; the
@@ -31,6 +32,8 @@ public final class HubRecorder: Sendable {
 
     private let writer: RecordingWriter
     private let cursor: HubCursor
+    /// Where a recording that ends for a failure (a full disk, the log outrunning it) says so.
+    private let logger: Logger
     private let deadline: ContinuousClock.Instant?
 
     /// Held while reading the log and writing (the timer's ticks and ``stop()``); taken before `shared`.
@@ -50,10 +53,15 @@ public final class HubRecorder: Sendable {
     /// - Throws: ``RecordingError``: ``RecordingError/Code/io`` when the file exists (without
     ///   ``Options/overwrite``) or cannot be written, ``RecordingError/Code/tooLarge`` when the header alone passes
     ///   ``Options/maxBytes``.
-    public init(hub: InspectorHub, to url: URL, options: Options = Options()) throws(RecordingError) {
+    /// - Parameter logger: where an end for `failed` (error) or `fell-behind` (warning) is logged, with its reason.
+    public init(
+        hub: InspectorHub, to url: URL, options: Options = Options(),
+        logger: Logger = Logger(label: "keyscope.recording")
+    ) throws(RecordingError) {
         self.hub = hub
         self.url = url
         self.options = options
+        self.logger = logger
         let (snapshot, cursor) = hub.makeCursor()
         let startedAt = LogTime.now
         self.cursor = cursor
@@ -192,6 +200,13 @@ public final class HubRecorder: Sendable {
             return (shared.timer, shared.waiters, shared.status)
         }
         timer?.cancel()
+        // A failed write (ENOSPC, EIO) ends the recording, never the service: the service's log says so.
+        let summary = "recording \(url.path) ended (\(reason)) after \(counts.events) events"
+        if reason == .failed {
+            logger.error("\(summary): \(message ?? "a write failed"); the file keeps every complete line before")
+        } else if reason == .fellBehind {
+            logger.warning("\(summary): \(message ?? "the hub's log outran it")")
+        }
         for waiter in waiters { waiter.resume(returning: status) }
     }
 
@@ -217,7 +232,7 @@ public final class HubRecorder: Sendable {
     }
 
     /// The recording's event for a hub entry.
-    static func event(_ entry: HubLogEntry) -> LogEvent {
+    static func event(_ entry: HubLogEntry) -> KeyscopeCodec.LogEvent {
         switch entry.event {
         case .change(let change): .change(change)
         case .registered(let version, let root): .registered(entry.storeID, version: version, root: root)

@@ -41,7 +41,8 @@ public enum Inspector {
     /// `recordings` (KeyscopeRecording provides them) are served by `GET` and `POST /api/recordings`,
     /// `GET /api/recordings/<source>/<name>` and `POST /api/recordings/recordings/<name>/stop` (docs/recording.md);
     /// without them those answer `no_recordings` (or later: `hub.recordings = …`).
-    /// - Throws: ``ServerError`` when the server cannot listen or an option is invalid.
+    /// - Throws: ``ServerError`` when the server cannot listen or an option is invalid (also logged as an error, so a
+    ///   service that goes on without its inspector still says why).
     @discardableResult
     public static func start(
         registry: StoreRegistry = .shared, options: ServerOptions = ServerOptions(),
@@ -58,7 +59,13 @@ public enum Inspector {
         hub.watches = watches
         hub.recordings = recordings
         let server = InspectorServer(hub: hub, options: options, logger: logger)
-        try server.start()
+        do {
+            try server.start()
+        } catch {
+            // The host may carry on without its inspector (`try?`): its log still says why there is none.
+            logger.error("Keyscope inspector not started: \(error)")
+            throw error
+        }
         let handle = InspectorHandle(server: server)
         running.withLock { $0.append(handle) }
         logger.notice("Keyscope dashboard: \(server.dashboardURL ?? "")")

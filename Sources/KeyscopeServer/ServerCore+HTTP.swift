@@ -2,6 +2,7 @@ import CLibWebSockets
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import Logging
 
 /// Plain HTTP: the API endpoints and the static dashboard.
 extension ServerCore {
@@ -86,12 +87,29 @@ extension ServerCore {
                 headers: [("Allow", "GET, HEAD")])
         }
         guard let files, case .file(let file, let mime) = files.resolve(path) else {
+            if let files, !files.rootExists { return filesMissing(wsi, files) }
             return LwsResponse.error(wsi, status: 404, code: "not_found", message: "no file \(path)")
         }
+        missingFilesReported = false
         // One request per connection, as for every response (see LwsResponse.send).
         let extra = "cache-control: no-cache\r\nconnection: close\r\n"
         let result = lws_serve_http_file(wsi, file, mime, extra, Int32(extra.utf8.count))
         return result == 0 ? 0 : -1
+    }
+
+    /// The public directory itself is gone (deleted while serving): 404 for its files, said once in the log (again
+    /// after it came back and went again), while the API and the WebSocket go on.
+    private func filesMissing(_ wsi: OpaquePointer, _ files: StaticFiles) -> Int32 {
+        if !missingFilesReported {
+            missingFilesReported = true
+            let text =
+                "the dashboard's files at \(files.root) are gone (deleted or moved while serving): their requests get "
+                + "404 until the directory is back; the API and the WebSocket go on"
+            logger.error("\(text)")
+        }
+        return LwsResponse.error(
+            wsi, status: 404, code: "not_found",
+            message: "the dashboard's files are missing on the server (\(files.root) is gone); the API still works")
     }
 
     // MARK: Bodies

@@ -35,6 +35,12 @@ struct StaticFiles: Sendable {
         self.root = resolved == "/" ? "" : resolved
     }
 
+    /// Whether the root is still a directory (it may be deleted while the server runs).
+    var rootExists: Bool {
+        var info = stat()
+        return stat(root.isEmpty ? "/" : root, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
     func resolve(_ requestPath: String) -> Resolution {
         guard requestPath.hasPrefix("/") else { return .notFound }
         var segments = requestPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)

@@ -42,8 +42,18 @@ public struct InspectorService: Service {
     }
 
     /// Serves until graceful shutdown (or cancellation), then stops the server.
+    ///
+    /// When the server cannot start (its port is taken, an option is invalid), it logs why and waits for the
+    /// group's shutdown without serving: a service that threw or returned would end the whole group, and the
+    /// inspector must never be what stops the app.
     public func run() async throws {
-        try server.start()
+        do {
+            try server.start()
+        } catch {
+            logger.error("Keyscope inspector not started: \(error); the other services go on without it")
+            try? await gracefulShutdown()
+            return
+        }
         logger.notice("Keyscope dashboard: \(server.dashboardURL ?? "")")
         defer { server.stop() }
         // Returns on graceful shutdown; throws CancellationError when the group cancels this service: both end it.

@@ -81,6 +81,8 @@ public final class Tunables: Sendable {
         let defaults = try TunablesDocument.values(from: defaultsData, path: defaultsURL.path, what: "defaults file")
         try Self.checkFile(defaults, against: schema, path: defaultsURL.path, what: "defaults file")
 
+        // A process killed while saving leaves its temporary beside the copy; the file storage sweeps them too.
+        AtomicFile.removeStaleTemporaries(of: fileURL)
         let (loaded, written) = try Self.loadCopy(at: fileURL, defaults: defaults, defaultsData: defaultsData)
         try Self.checkFile(loaded, against: schema, path: fileURL.path, what: "tunables file")
 

@@ -1,4 +1,5 @@
 import Foundation
+import InMemoryLogging
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopeServiceLifecycle
@@ -64,4 +65,36 @@ import FoundationNetworking
             await #expect(throws: (any Error).self) { _ = try await health(port: listening, token: token) }
         }
     }
+
+    @Test func aTakenPortIsLoggedAndTheOtherServicesGoOn() async throws {
+        let first = InspectorServer(hub: InspectorHub(registry: StoreRegistry()), options: options())
+        try first.start()
+        defer { first.stop() }
+        var taken = options()
+        taken.port = try #require(first.port)
+        let logs = InMemoryLogHandler()
+        let service = try #require(
+            InspectorService(registry: StoreRegistry(), options: taken, logger: Logger(label: "test") { _ in logs }))
+        let group = ServiceGroup(
+            configuration: .init(services: [service, AppStandIn()], logger: Logger(label: "test")))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var logged: [InMemoryLogHandler.Entry] = []
+            for _ in 0..<500 where logged.isEmpty {
+                logged = logs.entries.filter { $0.level == .error }
+                if logged.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            let line = try #require(logged.first, "no error was logged for the taken port").message.description
+            #expect(line.contains("127.0.0.1:\(taken.port)"), "\(line)")
+            #expect(service.server.port == nil)
+            // Before the fix the inspector's error ended the whole group: run() threw it and the app stopped.
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+    }
+}
+
+/// The app's own service beside the inspector: runs until the group's graceful shutdown.
+private struct AppStandIn: Service {
+    func run() async throws { try? await gracefulShutdown() }
 }
