@@ -22,7 +22,7 @@ SHELL := bash
 FORMAT_PATHS := $(wildcard Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources)
 SWIFT_FORMAT_FLAGS := --configuration .swift-format --recursive --parallel
 
-.PHONY: help deps build run test test-swift test-js test-e2e test-browser conformance bench bench-browser bench-tunables bench-recording bench-report fixtures format lint clean
+.PHONY: help deps build run test test-swift test-js test-e2e test-browser conformance load bench bench-browser bench-tunables bench-recording bench-report fixtures format lint clean
 
 help: ## List the targets (this text)
 	@echo "Keyscope: make TARGET [ARGS=\"...\"] [SWIFT=path/to/swift]"
@@ -70,6 +70,13 @@ conformance: deps ## The Autobahn WebSocket suite (kosoku) against `keyscope ser
 	bash scripts/e2e-venv.sh
 	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" \
 		.venv-e2e/bin/python Tests/conformance/autobahn.py --max-message 20MiB --report conformance-report
+
+# The issue's full figures (about 9 minutes); LOAD_* variables make a quick run (Tests/load/README.md).
+load: deps ## Load and fault tests (Tests/load): soak, hostile clients, kill -9 loop, host survival; report in .build/load
+	$(SWIFT) build --product keyscope
+	$(SWIFT) build --product KeyscopeHostProbe
+	bash scripts/e2e-venv.sh
+	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" .venv-e2e/bin/python -m pytest Tests/load -q
 
 bench: deps ## Run every benchmark (the Benchmarks/ package, ARGS passed on; browser, tunables, recording), then bench-report
 	$(SWIFT) run -c release --package-path Benchmarks keyscope-bench $(ARGS)

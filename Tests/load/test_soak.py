@@ -1,0 +1,113 @@
+"""Soak: 50 dashboard clients on `keyscope serve --demo --rate 10000` for 5 minutes (issue 8, "Load and faults").
+
+Asserted: no client sees a missing or repeated `seq` except the ranges the server announced with `gap`, and none is
+closed by the server; the service's memory stays flat (from the moment the hub's log holds its 100,000 entries, the
+highest RSS of the last minute is at most the highest of the first minute plus a margin; a run too short for two
+such minutes, under 2 minutes, reports it instead); its file descriptors come back to the count before the clients
+connected. Measured and reported: the rate the demo reached (its own count, and the hub's `seq` as the clients saw
+it), entries and gaps per client, RSS over time, CPU, how the clients' closes ended.
+
+Figures: LOAD_SOAK_CLIENTS (50), LOAD_SOAK_RATE (10000), LOAD_SOAK_SECONDS (300), LOAD_SOAK_RSS_MARGIN_MIB (64).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import statistics
+import time
+
+from dashboards import run_dashboards
+from loadsupport import Sampler, number, settled_fd_count
+from support import KeyscopeServer
+
+CLIENTS = int(number("SOAK_CLIENTS", 50))
+RATE = int(number("SOAK_RATE", 10_000))
+SECONDS = float(number("SOAK_SECONDS", 300))
+RSS_MARGIN_MIB = float(number("SOAK_RSS_MARGIN_MIB", 64))
+LOG_ENTRIES = 100_000  # `keyscope serve`'s --log-entries default
+DEMO_LINE = re.compile(r"demo made (\d+) changes in ([\d.]+) s: (\d+) per second")
+
+
+def test_soak_dashboards_at_full_rate(report):
+    server = KeyscopeServer(["--rate", str(RATE), "--log-level", "notice"])
+    try:
+        fds_before = settled_fd_count(server.pid)
+        began, own_cpu = time.monotonic(), time.process_time()
+        with Sampler(server.pid, interval=1.0) as sampler:
+            clients = asyncio.run(run_dashboards(server.ws_url(), CLIENTS, SECONDS))
+        elapsed = time.monotonic() - began
+        client_cpu = (time.process_time() - own_cpu) / elapsed
+        fds_after = settled_fd_count(server.pid, target=fds_before, timeout=20)
+        alive = server.alive()
+    finally:
+        server.stop()
+    demo = DEMO_LINE.search(server.stderr_text())
+
+    # The hub's seq as the first client saw it, over the run: the rate of entries the server produced.
+    timeline = clients[0].timeline
+    hub_rate = (timeline[-1][1] - timeline[0][1]) / (timeline[-1][0] - timeline[0][0]) if len(timeline) > 1 else 0
+    # Memory is compared once the hub's log holds its 100,000 entries (`serve`'s default): the first window after
+    # that against the last one. Before, the log itself is growing.
+    full = next((t - sampler.started for t, seq in timeline if seq >= LOG_ENTRIES), None)
+    end = sampler.rows[-1][0]
+    window = min(60.0, SECONDS / 3)
+    compared = full is not None and full + 2 * window <= end + 1
+    start = full if compared else 0.0
+    first = sampler.window(start, start + window)
+    last = sampler.window(end - window, end + 1)
+    first_peak = max(row[1] for row in first) / 1024
+    last_peak = max(row[1] for row in last) / 1024
+    cpu = (sampler.rows[-1][3] - sampler.rows[0][3]) / (sampler.rows[-1][0] - sampler.rows[0][0])
+    # The trend from the first window on: MiB per minute, least squares.
+    settled = sampler.window(start, end + 1)
+    slope = 0.0
+    if len(settled) > 2:
+        slope = statistics.linear_regression([r[0] for r in settled], [r[1] / 1024 for r in settled]).slope * 60
+    unclean = [c for c in clients if c.close_code != 1000]
+    by_server = [c for c in clients if c.ended_by_server]
+    gaps = [len(c.gaps) for c in clients]
+    skipped = [c.skipped for c in clients]
+    received = [c.entries for c in clients]
+    violations = [c for c in clients if c.violations]
+    report.samples("soak-samples.csv", ["seconds", "rss_kib", "fds", "cpu_seconds"], [list(r) for r in sampler.rows])
+    report.section(
+        "Load and soak",
+        [
+            f"- {CLIENTS} dashboard clients, `--rate {RATE}`, {SECONDS:.0f} s (ran {elapsed:.0f} s)",
+            "- demo rate reached: "
+            + (f"{demo.group(3)} changes/s ({demo.group(1)} in {demo.group(2)} s, its own count)" if demo else "n/a")
+            + f"; hub seq rate seen by client 0: {hub_rate:.0f}/s",
+            f"- entries received per client: min {min(received)}, median {statistics.median(received):.0f}, "
+            f"max {max(received)}",
+            f"- announced gaps per client: min {min(gaps)}, median {statistics.median(gaps):.0f}, max {max(gaps)}; "
+            f"entries skipped by them: median {statistics.median(skipped):.0f}, max {max(skipped)}",
+            f"- seq violations (missing or repeated outside a gap): {sum(c.violations for c in clients)}",
+            f"- RSS: {sampler.rows[0][1] / 1024:.0f} MiB at start; the log full after "
+            + (f"{full:.0f} s" if full is not None else "never")
+            + f"; peak {first_peak:.0f} MiB in the {window:.0f} s from {start:.0f} s, peak {last_peak:.0f} MiB in "
+            f"the last {window:.0f} s, {sampler.rows[-1][1] / 1024:.0f} MiB at the end; trend from {start:.0f} s: "
+            f"{slope:+.1f} MiB/min" + ("" if compared else " (not compared: the run ended before the log was full "
+                                        "for two windows)"),
+            f"- fds: {fds_before} before the clients, {max(r[2] for r in sampler.rows)} at most, {fds_after} after",
+            f"- CPU: service {cpu:.2f} cores, the {CLIENTS} clients {client_cpu:.2f} cores (machine load average "
+            f"{' / '.join(open('/proc/loadavg').read().split()[:3])})",
+            f"- closes: {len(by_server)} connections ended by the server during the run; at the clients' close, "
+            f"{len(unclean)} got no close frame back (1006)"
+            + (": lws 4.1 drops a partly sent frame and sends no close when the peer's close comes" if unclean else ""),
+            "- samples: soak-samples.csv",
+        ],
+    )
+
+    assert alive, f"the service died during the soak:\n{server.stderr_text()[-2000:]}"
+    assert not by_server, f"the server closed {len(by_server)} dashboards during the soak: {by_server[0].close_code}"
+    assert not violations, "\n".join(
+        f"client {c.index}: {c.violations} violations, e.g. {c.examples}" for c in violations
+    )
+    assert min(received) > 0, f"a client received no entries at all: {received}"
+    assert compared or SECONDS < 120, f"the hub's log was not full for two {window:.0f} s windows (full at {full})"
+    assert not compared or last_peak <= first_peak + RSS_MARGIN_MIB, (
+        f"memory grew: peak RSS {last_peak:.0f} MiB in the last {window:.0f} s against {first_peak:.0f} MiB in the "
+        f"first (margin {RSS_MARGIN_MIB:.0f} MiB)"
+    )
+    assert fds_after == fds_before, f"{fds_after} fds after the clients left, {fds_before} before"
