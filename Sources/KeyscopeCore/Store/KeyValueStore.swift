@@ -15,7 +15,9 @@ public final class KeyValueStore: Store {
     struct State {
         var root: StoreValue
         var version: SemanticVersion
-        var registry: StoreRegistry?
+        /// Weak: the registry holds its stores, so a strong reference back would keep a dropped registry and
+        /// every store in it alive for good (found by the request fuzzer's leak check).
+        weak var registry: StoreRegistry?
         var removed = false
         var subscriptions = SubscriptionIndex()
     }
