@@ -22,7 +22,9 @@ extension StoreValue {
             guard case .object(let target)? = self[path] else {
                 throw .conflict("a merge patch needs an object at \"\(path)\"", at: path)
             }
-            for key in new.keys where target[key] != old[key] {
+            // The smallest key that differs, so that the message is the same on every run (dictionary order
+            // is not): found by fuzz-recording.
+            if let key = new.keys.filter({ target[$0] != old[$0] }).min() {
                 throw .conflict(
                     "\"\(path.appending(key: key))\" is \(Self.describe(target[key])), the patch expected "
                         + Self.describe(old[key]), at: path)

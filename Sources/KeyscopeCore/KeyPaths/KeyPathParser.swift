@@ -195,8 +195,10 @@ enum KeyPathParser {
         _ fail: (String, Int) -> KeyPathParseError
     ) throws(KeyPathParseError) -> UInt32 {
         let reason = "a high surrogate escape needs a low surrogate escape (\\uDC00–\\uDFFF) after it"
-        if let first = peekHex(scalars, position), first != 0xD { throw fail(reason, position) }
-        if let second = peekHex(scalars, position + 1), second < 0xC { throw fail(reason, position + 1) }
+        let first = peekHex(scalars, position)
+        if let first, first != 0xD { throw fail(reason, position) }
+        // The second digit matters only after a `d`: `\uD83D\u.3` fails at the `.`, not at the `3` after it.
+        if first == 0xD, let second = peekHex(scalars, position + 1), second < 0xC { throw fail(reason, position + 1) }
         return try hex4(scalars, &position, fail)
     }
 
