@@ -4,6 +4,7 @@
 #   make test                install what is missing, build, run every test (Swift, then end-to-end and browser)
 #   make run ARGS="--rate 5" pass arguments through to `keyscope serve --demo` (and to `make bench`'s Swift part)
 #   make bench-browser BROWSER_ARGS="--rates 50000"   pass arguments to Benchmarks/browser/dashboard_bench.py
+#   make fuzz FUZZ_SECONDS=600 FUZZ_TARGETS=codec     fuzz one target for ten minutes
 #   make test SWIFT=/opt/swift/usr/bin/swift   use another toolchain
 
 SWIFT ?= swift
@@ -12,6 +13,11 @@ BROWSER_ARGS ?=
 # Where every part of `make bench` writes its figures (<part>.json) and `make bench-report` reads them: git-ignored.
 KEYSCOPE_BENCH_RESULTS ?= $(CURDIR)/.build-bench/results
 export KEYSCOPE_BENCH_RESULTS
+# `make fuzz`: how long each target runs, and which run (docs/hardening.md "Fuzzing").
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= keypath codec request recording
+# `make leaks`: how many times the inspector is started and stopped (docs/hardening.md "Leak check").
+LEAK_ROUNDS ?= 100
 
 # Every recipe line runs in bash with -e and pipefail, so a failure anywhere in a pipe fails the target.
 SHELL := bash
@@ -19,10 +25,11 @@ SHELL := bash
 .DEFAULT_GOAL := help
 
 # What `make format` and `make lint` look at: only the paths that exist (Tests/ and Benchmarks/ may be empty).
-FORMAT_PATHS := $(wildcard Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources)
+FORMAT_PATHS := $(wildcard Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources \
+	Fuzz/Package.swift Fuzz/Sources Leaks/Package.swift Leaks/Sources)
 SWIFT_FORMAT_FLAGS := --configuration .swift-format --recursive --parallel
 
-.PHONY: help deps build run test test-swift test-js test-e2e test-browser conformance load bench bench-browser bench-tunables bench-recording bench-report fixtures format lint clean
+.PHONY: help deps build run test test-swift test-js test-e2e test-browser conformance load bench bench-browser bench-tunables bench-recording bench-report fixtures fuzz leaks format lint clean
 
 help: ## List the targets (this text)
 	@echo "Keyscope: make TARGET [ARGS=\"...\"] [SWIFT=path/to/swift]"
@@ -112,6 +119,21 @@ fixtures: deps ## Record fixtures/recordings/*.kslog again with the real demo an
 	$(SWIFT) build --product keyscope
 	$(SWIFT) build --product KeyscopeFixtureMaker
 	python3 scripts/record_fixtures.py --bin "$$($(SWIFT) build --show-bin-path)"
+
+# The sanitizer builds live in their own packages and build folders, so they never touch .build. lld links them
+# (gold warns about every ASan symbol); CJansson and CLibWebSockets link as they are (uninstrumented system libraries).
+FUZZ_BUILD_FLAGS := -c release --package-path Fuzz --scratch-path .build-fuzz \
+	-Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing -Xswiftc -use-ld=lld
+LEAKS_BUILD_FLAGS := --package-path Leaks --scratch-path .build-leaks -Xswiftc -sanitize=address -Xswiftc -use-ld=lld
+
+fuzz: deps ## Build the libFuzzer targets (Fuzz/), run each FUZZ_SECONDS (60) from fixtures/fuzz; fails on a crash
+	$(SWIFT) build $(FUZZ_BUILD_FLAGS)
+	bash scripts/fuzz.sh "$(FUZZ_SECONDS)" $(FUZZ_TARGETS)
+
+leaks: deps ## Start and stop the inspector LEAK_ROUNDS (100) times with clients under LeakSanitizer; fails on any leak
+	$(SWIFT) build $(LEAKS_BUILD_FLAGS)
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$(CURDIR)/Leaks/lsan.supp":print_suppressions=1 \
+		SWIFT_BACKTRACE=enable=no "$$($(SWIFT) build $(LEAKS_BUILD_FLAGS) --show-bin-path)/keyscope-leaks" $(LEAK_ROUNDS)
 
 format: ## Reformat Sources, Tests, Benchmarks and Package.swift in place with swift-format (.swift-format)
 	$(SWIFT) format format --in-place $(SWIFT_FORMAT_FLAGS) $(FORMAT_PATHS)

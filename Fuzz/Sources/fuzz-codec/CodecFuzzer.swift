@@ -1,0 +1,111 @@
+import FuzzSupport
+import KeyscopeCodec
+import KeyscopeCore
+
+/// `JanssonCodec` on any bytes, read as each thing it decodes: a value, a patch, a log line, a recording header, a
+/// request's members. Properties (VALUES.md, LOG-FORMAT.md, the codec's documentation):
+/// - it accepts exactly the texts the core's own reader (`StoreValue(jsonBytes:)`) accepts, with equal values;
+/// - a decoded value encodes to the core's canonical bytes, which decode to the same value and encode to
+///   themselves;
+/// - the depth limit is exact on both sides: text nested `d` deep decodes with `maxDepth: d` and is refused
+///   (`too_deep`) with `d - 1`; a value whose canonical form nests `d` deep encodes with `d`, not with `d - 1`;
+/// - a decoded patch, log line or header encodes to bytes that decode to the same thing.
+@main
+enum CodecFuzzer {
+    static func main() {
+        FuzzDriver.run { bytes in
+            checkValue(bytes)
+            checkPatch(bytes)
+            checkLogLine(bytes)
+            checkHeader(bytes)
+            _ = try? JanssonCodec.decodeMembers(bytes)
+        }
+    }
+
+    static func checkValue(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let jansson = Result { () throws(JanssonCodecError) in try JanssonCodec.decode(bytes) }
+        let core = Result { () throws(StoreValueJSONError) in try StoreValue(jsonBytes: bytes) }
+        switch (jansson, core) {
+        case (.success(let value), .success(let other)):
+            FuzzCheck.expect(value == other, "jansson read \(value), the core read \(other)")
+            checkEncoding(value)
+            checkInputDepth(bytes, value)
+        case (.failure, .failure):
+            break
+        case (.success(let value), .failure(let error)):
+            FuzzCheck.expect(false, "jansson read \(value), the core refused it: \(error)")
+        case (.failure(let error), .success(let value)):
+            FuzzCheck.expect(false, "the core read \(value), jansson refused it: \(error)")
+        }
+    }
+
+    static func checkEncoding(_ value: StoreValue) {
+        let bytes = FuzzCheck.success("encoding \(value)") { try JanssonCodec.encode(value) }
+        let canonical = value.jsonBytes(sortedKeys: true)
+        FuzzCheck.expect(
+            bytes == canonical,
+            "jansson wrote \(text(bytes)), the core \(text(canonical))")
+        let back = FuzzCheck.success("decoding the encoding \(text(bytes))") { try JanssonCodec.decode(bytes) }
+        FuzzCheck.expect(back == value, "\(text(bytes)) decodes to \(back), not \(value)")
+        let again = FuzzCheck.success("encoding \(back)") { try JanssonCodec.encode(back) }
+        FuzzCheck.expect(again == bytes, "the canonical form is not a fixed point: \(text(again))")
+        let depth = JSONNesting.depth(bytes)
+        FuzzCheck.expect(
+            (try? JanssonCodec.encode(value, maxDepth: depth)) == bytes, "encoding \(text(bytes)) at depth \(depth)")
+        if depth > 0 {
+            expectTooDeep("encoding \(text(bytes)) with maxDepth \(depth - 1)") { () throws(JanssonCodecError) in
+                try JanssonCodec.encode(value, maxDepth: depth - 1)
+            }
+        }
+    }
+
+    static func checkInputDepth(_ bytes: UnsafeBufferPointer<UInt8>, _ value: StoreValue) {
+        let depth = JSONNesting.depth(bytes)
+        let atDepth = Result { () throws(JanssonCodecError) in try JanssonCodec.decode(bytes, maxDepth: depth) }
+        FuzzCheck.expect((try? atDepth.get()) == value, "input nested \(depth) deep refused with maxDepth \(depth)")
+        if depth > 0 {
+            expectTooDeep("decoding input nested \(depth) deep with maxDepth \(depth - 1)") {
+                () throws(JanssonCodecError) in
+                try JanssonCodec.decode(bytes, maxDepth: depth - 1)
+            }
+        }
+    }
+
+    static func checkPatch(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let patch = try? JanssonCodec.decodePatch(bytes) else { return }
+        let encoded = FuzzCheck.success("encoding the patch \(patch)") { try JanssonCodec.encode(patch) }
+        FuzzCheck.expect(
+            encoded == patch.jsonObject.jsonBytes(sortedKeys: true), "the patch encodes as \(text(encoded))")
+        let back = FuzzCheck.success("decoding the patch \(text(encoded))") { try JanssonCodec.decodePatch(encoded) }
+        FuzzCheck.expect(back == patch, "\(text(encoded)) decodes to \(back), not \(patch)")
+    }
+
+    static func checkLogLine(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let entry = try? JanssonCodec.decodeLogEntry(bytes) else { return }
+        let encoded = FuzzCheck.success("encoding the log line \(entry)") { try JanssonCodec.encode(entry) }
+        let back = FuzzCheck.success("decoding the log line \(text(encoded))") {
+            try JanssonCodec.decodeLogEntry(encoded)
+        }
+        FuzzCheck.expect(back == entry, "\(text(encoded)) decodes to \(back), not \(entry)")
+    }
+
+    static func checkHeader(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let header = try? JanssonCodec.decodeRecordingHeader(bytes) else { return }
+        let encoded = FuzzCheck.success("encoding the header \(header)") { try JanssonCodec.encode(header) }
+        let back = FuzzCheck.success("decoding the header \(text(encoded))") {
+            try JanssonCodec.decodeRecordingHeader(encoded)
+        }
+        FuzzCheck.expect(back == header, "\(text(encoded)) decodes to \(back), not \(header)")
+    }
+
+    static func expectTooDeep<T>(_ what: String, _ body: () throws(JanssonCodecError) -> T) {
+        do {
+            _ = try body()
+            FuzzCheck.expect(false, "\(what) succeeded")
+        } catch {
+            FuzzCheck.expect(error.code == .tooDeep, "\(what) failed with \(error), not too_deep")
+        }
+    }
+
+    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}
