@@ -5,6 +5,7 @@
 #   make run ARGS="--rate 5" pass arguments through to `keyscope serve --demo` (and to `make bench`'s Swift part)
 #   make bench-browser BROWSER_ARGS="--rates 50000"   pass arguments to Benchmarks/browser/dashboard_bench.py
 #   make fuzz FUZZ_SECONDS=600 FUZZ_TARGETS=codec     fuzz one target for ten minutes
+#   make fuzz FUZZ_SECONDS=600 FUZZ_TARGETS=codec     fuzz one target for ten minutes
 #   make test SWIFT=/opt/swift/usr/bin/swift   use another toolchain
 
 SWIFT ?= swift

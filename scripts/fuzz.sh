@@ -30,7 +30,10 @@ for target in "$@"; do
     artifacts=.build-fuzz/artifacts/${target}
     log=.build-fuzz/logs/${target}.log
     mkdir -p "${corpus}" "${artifacts}" .build-fuzz/logs
-    cp -n fixtures/fuzz/"${target}"/* "${corpus}"/
+    # The seeds the corpus does not hold yet (it keeps what earlier runs added).
+    for seed in fixtures/fuzz/"${target}"/*; do
+        [ -e "${corpus}/${seed##*/}" ] || cp "${seed}" "${corpus}/"
+    done
     before=$(find "${artifacts}" -type f | wc -l)
     # Swift's own crash backtracer reads raw stack memory, which AddressSanitizer reports as a second error: off.
     # -timeout: one input taking 10 s is a finding; -rss_limit_mb: so is 2 GiB of memory.
