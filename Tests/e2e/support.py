@@ -65,6 +65,20 @@ class KeyscopeServer:
     # Servers not stopped yet, for the failure report (conftest.py).
     running: list["KeyscopeServer"] = []
 
+    @classmethod
+    def describe_in(cls, report) -> None:
+        """Adds to a failed test's report which servers were running, whether they still are, and their last
+        stderr (the conftest's report hook)."""
+        if not (report.failed and cls.running):
+            return
+        lines = []
+        for running in cls.running:
+            lines.append(running.describe())
+            tail = running.stderr_text()[-1500:]
+            if tail:
+                lines.append("  stderr: " + tail.replace("\n", "\n  "))
+        report.sections.append(("keyscope servers", "\n".join(lines)))
+
     def __init__(self, extra_args: Iterable[str] = (), env: dict[str, str] | None = None) -> None:
         self.binary = keyscope_binary()
         if not self.binary.exists():

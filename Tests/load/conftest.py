@@ -47,12 +47,4 @@ def pytest_terminal_summary(terminalreporter):
 def pytest_runtest_makereport(item, call):
     """A failed test's report says which servers were running and their last stderr."""
     outcome = yield
-    report = outcome.get_result()
-    if report.failed and KeyscopeServer.running:
-        lines = []
-        for running in KeyscopeServer.running:
-            lines.append(running.describe())
-            tail = running.stderr_text()[-1500:]
-            if tail:
-                lines.append("  stderr: " + tail.replace("\n", "\n  "))
-        report.sections.append(("keyscope servers", "\n".join(lines)))
+    KeyscopeServer.describe_in(outcome.get_result())
