@@ -76,34 +76,11 @@ enum PushBenchmarks {
             throw BenchError(
                 "\(scenario.name): the hub logged \(rig.hub.lastSeq - first) entries for \(scenario.changes) changes")
         }
-        for client in clients where !client.waitUntilFinished() {
-            throw BenchError(
-                "\(scenario.name): a client did not get seq \(target): \(client.failure.map { "\($0)" } ?? "time-out")")
-        }
-        // The log holds the whole run, so every client must get every entry, without a gap.
-        if let odd = clients.first(where: { $0.gaps > 0 || (scenario.mode != .skim && $0.entries != scenario.changes) })
-        {
-            throw BenchError(
-                "\(scenario.name): a client counted \(odd.entries) entries and \(odd.gaps) gaps for \(scenario.changes) changes"
-            )
-        }
-        let processCPU = processCPUNanoseconds() - processStart
-        let clientsCPU = clients.reduce(0) { $0 + $1.cpuNanoseconds }
-        let serverCPU = Double(processCPU) - Double(producerCPU) - Double(clientsCPU)
-        let seconds = Double(clients.map(\.finishedAt).max()! - start) / 1e9
-        let messages = clients.reduce(0) { $0 + $1.changesMessages }
-        let bytes = clients.reduce(0) { $0 + $1.changesBytes }
-        let sizes = rig.lineAndPatchBytes(after: first)
-        let patches = Double(scenario.changes * scenario.patchesPerChange)
-        return PushSample(
-            delivered: patches / seconds,
-            produced: patches / (Harness.nanoseconds(producerTime) / 1e9),
-            entriesPerMessage: Double(scenario.changes * clients.count) / Double(max(messages, 1)),
-            megabytesPerSecond: Double(bytes) / Double(clients.count) / seconds / 1e6,
-            behindAtProducerEnd: target - slowestNow,
-            serverMicrosecondsPerPatch: serverCPU / 1e3 / patches,
-            clientMicrosecondsPerPatch: Double(clientsCPU) / 1e3 / (patches * Double(clients.count)),
-            lineBytes: sizes.line, patchBytes: sizes.patch)
+        return try sample(
+            scenario, rig: rig, clients: clients, first: first,
+            timing: Timing(
+                start: start, processStart: processStart, producerCPU: producerCPU, producerTime: producerTime,
+                behind: target - slowestNow))
     }
 
     /// Writes every change first, then times clients that resume after the first seq until they have the last.
@@ -117,28 +94,55 @@ enum PushBenchmarks {
         let processStart = processCPUNanoseconds()
         let start = monotonicNanoseconds()
         let clients = try rig.connect(scenario.clients, mode: scenario.mode, resumingAfter: first, target: target)
+        return try sample(
+            scenario, rig: rig, clients: clients, first: first,
+            timing: Timing(
+                start: start, processStart: processStart, producerCPU: 0, producerTime: producerTime,
+                behind: scenario.changes))
+    }
+
+    /// When a run started, in the clocks its sample needs, and how far behind the slowest client was when the
+    /// producer finished.
+    private struct Timing {
+        let start: UInt64
+        let processStart: UInt64
+        /// The producer thread's CPU time within the timed part (0 when it wrote before).
+        let producerCPU: UInt64
+        let producerTime: Duration
+        let behind: Int
+    }
+
+    /// Waits until every client has the run's last seq, checks that each got every entry without a gap, and computes
+    /// the sample.
+    private static func sample(
+        _ scenario: PushScenario, rig: PushRig, clients: [BenchClient], first: Int, timing: Timing
+    ) throws -> PushSample {
+        let target = first + scenario.changes
         for client in clients where !client.waitUntilFinished() {
             throw BenchError(
                 "\(scenario.name): a client did not get seq \(target): \(client.failure.map { "\($0)" } ?? "time-out")")
         }
-        if let odd = clients.first(where: { $0.gaps > 0 || $0.entries != scenario.changes }) {
+        // The log holds the whole run, so every client must get every entry, without a gap.
+        if let odd = clients.first(where: { $0.gaps > 0 || (scenario.mode != .skim && $0.entries != scenario.changes) })
+        {
             throw BenchError(
                 "\(scenario.name): a client counted \(odd.entries) entries and \(odd.gaps) gaps for \(scenario.changes) changes"
             )
         }
+        let processCPU = processCPUNanoseconds() - timing.processStart
         let clientsCPU = clients.reduce(0) { $0 + $1.cpuNanoseconds }
-        let serverCPU = Double(processCPUNanoseconds() - processStart) - Double(clientsCPU)
-        let seconds = Double(clients.map(\.finishedAt).max()! - start) / 1e9
+        let serverCPU = Double(processCPU) - Double(timing.producerCPU) - Double(clientsCPU)
+        let seconds = Double(clients.map(\.finishedAt).max()! - timing.start) / 1e9
         let messages = clients.reduce(0) { $0 + $1.changesMessages }
         let bytes = clients.reduce(0) { $0 + $1.changesBytes }
         let sizes = rig.lineAndPatchBytes(after: first)
         let patches = Double(scenario.changes * scenario.patchesPerChange)
         return PushSample(
             delivered: patches / seconds,
-            produced: patches / (Harness.nanoseconds(producerTime) / 1e9),
+            produced: patches / (Harness.nanoseconds(timing.producerTime) / 1e9),
             entriesPerMessage: Double(scenario.changes * clients.count) / Double(max(messages, 1)),
             megabytesPerSecond: Double(bytes) / Double(clients.count) / seconds / 1e6,
-            behindAtProducerEnd: scenario.changes,
+            behindAtProducerEnd: timing.behind,
             serverMicrosecondsPerPatch: serverCPU / 1e3 / patches,
             clientMicrosecondsPerPatch: Double(clientsCPU) / 1e3 / (patches * Double(clients.count)),
             lineBytes: sizes.line, patchBytes: sizes.patch)
