@@ -108,10 +108,14 @@ public enum Storage: Sendable, Hashable, CustomStringConvertible {
 public struct StoreID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let scope: Scope
     public let storage: Storage
+    /// `<scope>/<storage>`, as in the protocol and the log. Built once: the hub looks ids up on every change and
+    /// every log line prints one, and a file storage's part reads its URL's path (about 0.25 µs).
+    public let description: String
 
     public init(scope: Scope, storage: Storage) {
         self.scope = scope
         self.storage = storage
+        self.description = "\(scope)/\(storage)"
     }
 
     /// Parses `<scope>/<storage>`; `nil` when either half is not valid.
@@ -123,7 +127,18 @@ public struct StoreID: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.init(scope: scope, storage: storage)
     }
 
-    public var description: String { "\(scope)/\(storage)" }
+    /// Equal scopes and storages (file storages by path). With equal scopes that is equal descriptions: each
+    /// storage case prints its own prefix and its whole payload (a file its path, the very rule of `Storage ==`),
+    /// so two storages print alike exactly when they are equal. The scopes are still compared, as a scenario made
+    /// with a `/` in its id could print like another scope and storage.
+    public static func == (lhs: StoreID, rhs: StoreID) -> Bool {
+        lhs.scope == rhs.scope && lhs.description == rhs.description
+    }
+
+    /// The description alone: equal ids print alike (see `==`).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(description)
+    }
 
     public static func < (lhs: StoreID, rhs: StoreID) -> Bool { lhs.description < rhs.description }
 
