@@ -57,5 +57,16 @@ import Testing
             JSONWriter.appendDecimal(value, to: &bytes)
             #expect(bytes == [0x41] + Array(String(value).utf8), "\(value)")
         }
+        // `.integer` values are `Int64`, and the digit count must stop at the type's largest power of ten.
+        for value in [Int64.min, Int64.max, -1, 0, 1_000_000_000_000_000_000] {
+            var bytes: [UInt8] = []
+            JSONWriter.appendDecimal(value, to: &bytes)
+            #expect(bytes == Array(String(value).utf8), "\(value)")
+        }
+        for value in [Int8.min, Int8.max, 99, 100, -100] {
+            var bytes: [UInt8] = []
+            JSONWriter.appendDecimal(value, to: &bytes)
+            #expect(bytes == Array(String(value).utf8), "\(value)")
+        }
     }
 }

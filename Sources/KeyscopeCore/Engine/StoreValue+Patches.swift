@@ -24,7 +24,7 @@ extension StoreValue {
             }
             // The smallest key that differs, so that the message is the same on every run (dictionary order
             // is not): found by fuzz-recording.
-            if let key = new.keys.filter({ target[$0] != old[$0] }).min() {
+            if let key = new.keys.lazy.filter({ target[$0] != old[$0] }).min() {
                 throw .conflict(
                     "\"\(path.appending(key: key))\" is \(Self.describe(target[key])), the patch expected "
                         + Self.describe(old[key]), at: path)

@@ -16,7 +16,7 @@ struct JSONWriter {
     mutating func write(_ value: StoreValue) {
         switch value {
         case .string(let s): writeString(s)
-        case .integer(let i): append(String(i))
+        case .integer(let i): Self.appendDecimal(i, to: &bytes)
         case .number(let d): writeNumber(d)
         case .bool(let b): append(b ? "true" : "false")
         case .null: append("null")
@@ -106,16 +106,18 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Appends `s` as the inside of a JSON string (escaped, without the quotes).
     /// Appends `value` in decimal, as `String(value)` spells it, without making the string.
-    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+    static func appendDecimal<Value: FixedWidthInteger>(_ value: Value, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var rest = value.magnitude
         var count = 1
-        var power: UInt = 10
-        while count < 20, rest >= power {
+        var power: Value.Magnitude = 10
+        while rest >= power {
             count += 1
-            power = power &* 10
+            // Past the type's largest power of ten, `rest` has all the digits it can have.
+            let (next, overflow) = power.multipliedReportingOverflow(by: 10)
+            if overflow { break }
+            power = next
         }
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
@@ -125,6 +127,7 @@ struct JSONWriter {
         }
     }
 
+    /// Appends `s` as the inside of a JSON string (escaped, without the quotes).
     static func appendEscaped(_ s: String, to bytes: inout [UInt8]) {
         var text = s
         text.withUTF8 { utf8 in

@@ -22,15 +22,12 @@ enum KeyPathPrinter {
     static func isPlainName(_ key: String) -> Bool {
         guard !key.isEmpty else { return false }
         // ASCII keys (nearly all) are checked byte by byte, without decoding scalars: log lines print a path per patch.
-        let ascii = key.utf8.withContiguousStorageIfAvailable { utf8 -> Bool? in
-            for byte in utf8 {
-                guard byte < 0x80 else { return nil }
-                guard KeyPathParser.isNameScalar(Unicode.Scalar(byte)) else { return false }
-            }
-            return true
+        // At the first non-ASCII byte the whole key is checked by scalars instead.
+        for byte in key.utf8 {
+            guard byte < 0x80 else { return key.unicodeScalars.allSatisfy(KeyPathParser.isNameScalar) }
+            guard KeyPathParser.isNameScalar(Unicode.Scalar(byte)) else { return false }
         }
-        if let ascii = ascii ?? nil { return ascii }
-        return key.unicodeScalars.allSatisfy(KeyPathParser.isNameScalar)
+        return true
     }
 
     /// A JSON string that escapes only `"`, `\` and control characters.
