@@ -1,15 +1,13 @@
 /// The bounded in-memory log: entries in `seq` order, the oldest dropped when a bound is passed.
 ///
 /// A value type kept inside the hub's lock box. Appending only stores the entry: the writer's thread pays nothing
-/// more. Bounds are enforced by ``settle(through:sizes:options:keepAfter:)``, which a reader (or the writer, once
-/// enough is pending) calls with the entries' estimated sizes; only settled entries are evicted. Evicted slots are
-/// cleared at once and the array is compacted only when more than half of it is cleared slots. Readers copy
-/// references out, so eviction just moves the tail.
+/// more. Bounds are enforced by ``settle(through:addedBytes:options:keepAfter:)``, which a reader (or the writer,
+/// once enough is pending) calls once it has recorded each entry's estimated size in the entry; only settled entries
+/// are evicted. Evicted slots are cleared at once and the array is compacted only when more than half of it is
+/// cleared slots. Readers copy references out, so eviction just moves the tail.
 struct HubLog {
     /// Slots `head...` hold the live entries; earlier slots are cleared.
     private var slots: [HubLogEntry?] = []
-    /// The estimated line size of each settled live entry: `sizes[i]` belongs to `slots[i]`, for `head..<settled`.
-    private var sizes: [Int] = []
     private var head = 0
     /// The sum of the settled live entries' estimated sizes.
     private(set) var bytes = 0
@@ -36,30 +34,28 @@ struct HubLog {
         return entry
     }
 
-    /// Records the sizes of the entries after ``settledSeq`` up to `seq` (one per entry, in order), then evicts the
-    /// oldest entries until both bounds hold again (the newest entry always stays, however large, and so does every
-    /// entry after `keepAfter`, the seq a snapshot being made starts from). Returns the evicted entries so that the
-    /// caller can release them outside its lock.
-    mutating func settle(through seq: Int, sizes newSizes: [Int], options: HubOptions, keepAfter: Int?)
-        -> [HubLogEntry]
-    {
-        precondition(seq - settledSeq == newSizes.count && seq <= lastSeq, "settle must follow the log in order")
-        sizes += newSizes
-        for size in newSizes { bytes += size }
+    /// Counts the entries after ``settledSeq`` up to `seq` as settled, `addedBytes` being the sum of their estimates
+    /// (each already recorded in its entry, where eviction reads it back), then evicts the oldest entries until both
+    /// bounds hold again (the newest entry always stays, however large, and so does every entry after `keepAfter`,
+    /// the seq a snapshot being made starts from). Returns the evicted entries so that the caller can release them
+    /// outside its lock.
+    mutating func settle(through seq: Int, addedBytes: Int, options: HubOptions, keepAfter: Int?) -> [HubLogEntry] {
+        precondition(seq >= settledSeq && seq <= lastSeq, "settle must follow the log in order")
+        bytes += addedBytes
         settledSeq = seq
         var retired: [HubLogEntry] = []
         // Only settled entries may go, and none that a snapshot being made will read.
         let lastEvictable = min(settledSeq, keepAfter ?? .max)
         while count > 1, firstSeq <= lastEvictable, count > options.maxEntries || bytes > options.maxBytes {
-            bytes -= sizes[head]
-            retired.append(slots[head]!)
+            let entry = slots[head]!
+            bytes -= entry.estimatedBytes
+            retired.append(entry)
             slots[head] = nil
             head += 1
             evicted += 1
         }
         if head > 1024, head > slots.count / 2 {
             slots.removeFirst(head)
-            sizes.removeFirst(head)
             head = 0
         }
         return retired

@@ -33,8 +33,8 @@ public final class HubLogEntry: Sendable {
     public let event: HubLogEvent
     /// The encoded line, made on first use. Only readers take this lock, never a store's observer.
     private let encoded = Mutex<[UInt8]?>(nil)
-    /// ``estimatedBytes`` as the hub's settling found it (-1 until then), so that encoding the line does not walk
-    /// the values again to size its buffer.
+    /// ``estimatedBytes`` as the hub's settling found it (-1 until then): the log takes it off its byte count when
+    /// it evicts the entry, and encoding the line does not walk the values again to size its buffer.
     private let settledEstimate = Atomic<Int>(-1)
 
     init(seq: Int, time: LogTime, storeID: StoreID, event: HubLogEvent) {

@@ -245,8 +245,7 @@ public final class InspectorHub: Sendable {
             }
             guard let last = pending.last else { return }
             // The estimates walk the values: outside the state lock, so the writer never waits for them.
-            var sizes: [Int] = []
-            sizes.reserveCapacity(pending.count)
+            var addedBytes = 0
             var storeID: StoreID?
             var storeIDSize = 0
             for entry in pending {
@@ -257,10 +256,11 @@ public final class InspectorHub: Sendable {
                 }
                 let size = HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize)
                 entry.recordEstimate(size)
-                sizes.append(size)
+                addedBytes += size
             }
             let retired = state.withLock { state in
-                state.log.settle(through: last.seq, sizes: sizes, options: options, keepAfter: state.pins.min())
+                state.log.settle(
+                    through: last.seq, addedBytes: addedBytes, options: options, keepAfter: state.pins.min())
             }
             // The evicted entries (and the values they hold) are released here, outside the state lock.
             _ = consume retired
