@@ -1,6 +1,6 @@
 import Foundation
 
-/// The probe's command line, parsed by hand (see main.swift for the usage text).
+/// The probe's command line, parsed by hand (``usage`` is its synopsis; main.swift says what the probe prints).
 struct ProbeOptions {
     /// Where the probe keeps its own data: `state.json` (a file store), `live-constants.json` (its tunables) and
     /// `bundle/` (the tunables' defaults, as an app would ship them).

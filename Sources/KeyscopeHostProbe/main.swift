@@ -1,10 +1,8 @@
 // KeyscopeHostProbe: a small service that embeds the inspector the way an app does (`Inspector.start`) and keeps
 // doing its own work whatever happens to the inspector. The load tests (Tests/load) start it, break its inspector
 // (a port already taken, its Public/ directory deleted, a full disk under its recordings) and kill it -9 in a loop
-// while it writes its file store, its tunables and a recording.
-//
-//   KeyscopeHostProbe --state DIR [--port N | --no-server] [--public DIR] [--recordings DIR] [--record FILE]
-//                     [--interval-ms N] [--token T]
+// while it writes its file store, its tunables and a recording. Its command line: `ProbeOptions.usage`, each option
+// documented in ProbeOptions.swift.
 //
 // stdout, one line each, written whole:
 //   inspector URL        the inspector listens (its dashboard URL with the token)
@@ -58,11 +56,11 @@ if let port = options.port {
     serverOptions.writesServerRecord = false
     serverOptions.name = "keyscope host probe"
     do {
-        if let handle = try Inspector.start(options: serverOptions, tunables: tunables, force: true) {
+        let recordings = options.recordingsDirectory.map { RecordingLibrary(folder: $0) }
+        if let handle = try Inspector.start(
+            options: serverOptions, tunables: tunables, recordings: recordings, force: true)
+        {
             hub = handle.server.hub
-            if let folder = options.recordingsDirectory {
-                handle.server.hub.recordings = RecordingLibrary(hub: handle.server.hub, folder: folder)
-            }
             ProbeOutput.line("inspector \(handle.dashboardURL ?? "")")
         }
     } catch {

@@ -22,7 +22,7 @@ extension InspectorHub {
 
     /// Starts a recording of this process (`POST /api/recordings`); allowed in read-only mode (it only reads).
     public func startRecording(_ request: RecordingRequest) throws(HubError) -> StoreValue {
-        try loadedRecordings().start(request)
+        try loadedRecordings().start(request, hub: self)
     }
 
     /// Stops a recording of this process and returns its final status.

@@ -81,8 +81,9 @@ public struct RecordingRequest: Sendable, Hashable {
 /// download (the process's own and the fixtures it offers), and starting and stopping a recording of this process
 /// into its recordings folder. Wire shapes: docs/recording.md "HTTP".
 ///
-/// The hub calls these from client requests (`/api/recordings…`). Recording only reads the stores, so it is allowed
-/// in read-only mode.
+/// The hub calls these from client requests (`/api/recordings…`), handing itself to those that need it: an endpoint
+/// keeps no hub, so it can be made before the hub (`Inspector.start(recordings:)`) and attaching it makes no cycle.
+/// Recording only reads the stores, so it is allowed in read-only mode.
 public protocol RecordingsEndpoint: AnyObject, Sendable {
     /// `GET /api/recordings`: `{"recordings": [{"id", "source", "name", "bytes", "modified"}], "active": [status…]}`.
     func listing() -> StoreValue
@@ -91,9 +92,9 @@ public protocol RecordingsEndpoint: AnyObject, Sendable {
     /// name is not a plain `*.kslog` file name).
     func file(source: String, name: String) throws(HubError) -> URL
 
-    /// Starts recording this process (`POST /api/recordings`) and returns its status object. `bad_request` or
-    /// `bad_path` for a request that cannot be honoured (a bad mute pattern, a name in use).
-    func start(_ request: RecordingRequest) throws(HubError) -> StoreValue
+    /// Starts recording `hub` (this process, `POST /api/recordings`) and returns its status object. `bad_request`
+    /// or `bad_path` for a request that cannot be honoured (a bad mute pattern, a name in use).
+    func start(_ request: RecordingRequest, hub: InspectorHub) throws(HubError) -> StoreValue
 
     /// Stops the recording `name` (`POST /api/recordings/recordings/<name>/stop`) once everything up to now is
     /// written and flushed, and returns its final status. `not_found` when no recording of that name is active or

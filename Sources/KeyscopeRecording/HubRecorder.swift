@@ -90,12 +90,7 @@ public final class HubRecorder: Sendable {
     /// ended otherwise first) and returns the final status. Idempotent: once ended, returns the final status.
     @discardableResult
     public func stop() -> Status {
-        work.withLock { ended in
-            guard !ended else { return }
-            let target = hub.lastSeq
-            let end = drain(through: target) ?? (.stopped, nil)
-            finish(&ended, end.reason, end.message)
-        }
+        work.withLock { ended in advance(&ended, endingWith: .stopped) }
         return status
     }
 
@@ -103,14 +98,7 @@ public final class HubRecorder: Sendable {
     /// its own), and returns the status: for a caller about to read the file.
     @discardableResult
     public func catchUp() -> Status {
-        work.withLock { ended in
-            guard !ended else { return }
-            if let end = drain(through: hub.lastSeq) {
-                finish(&ended, end.reason, end.message)
-            } else {
-                publishCounts()
-            }
-        }
+        work.withLock { ended in advance(&ended, endingWith: nil) }
         return status
     }
 
@@ -131,25 +119,29 @@ public final class HubRecorder: Sendable {
     /// The timer: writes what the log has; ends the recording at its deadline. Skipped while ``stop()`` works.
     private func tick() {
         _ = work.withLockIfAvailable { ended in
-            guard !ended else { return }
-            if let deadline, ContinuousClock.now >= deadline {
-                let end = drain(through: hub.lastSeq) ?? (.duration, nil)
-                finish(&ended, end.reason, end.message)
-                return
-            }
-            // Up to what the log holds now, not beyond: a tick ends even when the stores never rest, so that
-            // ``stop()`` and the deadline get their turn.
-            if let end = drain(through: hub.lastSeq) {
-                finish(&ended, end.reason, end.message)
-            } else {
-                publishCounts()
-            }
+            let due = deadline.map { ContinuousClock.now >= $0 } ?? false
+            advance(&ended, endingWith: due ? .duration : nil)
+        }
+    }
+
+    /// Writes every entry the hub has logged up to now, then ends the recording for `end` (unless writing ended it
+    /// first), or with `end` `nil` publishes the new counts. Up to what the log holds now, not beyond: a tick ends
+    /// even when the stores never rest, so that ``stop()`` and the deadline get their turn. Called with `work` held;
+    /// does nothing once ended.
+    private func advance(_ ended: inout Bool, endingWith end: EndReason?) {
+        guard !ended else { return }
+        if let failure = drain(through: hub.lastSeq) {
+            finish(&ended, failure.reason, failure.message)
+        } else if let end {
+            finish(&ended, end, nil)
+        } else {
+            publishCounts()
         }
     }
 
     /// Writes the cursor's entries until the entry after `target` is next (or the cursor has none left). Returns
-    /// why the recording must end, or `nil` to go on. Called with `work` held.
-    private func drain(through target: Int) -> (reason: EndReason, message: String?)? {
+    /// why the recording must end, with what happened, or `nil` to go on. Called with `work` held.
+    private func drain(through target: Int) -> (reason: EndReason, message: String)? {
         do {
             while cursor.nextSeq <= target {
                 if let list = cursor.subscriptionsUpdate() { writer.noteSubscriptions(Self.list(list)) }
@@ -180,7 +172,8 @@ public final class HubRecorder: Sendable {
         }
     }
 
-    /// Closes the file, stops the timer and wakes the waiters. Called with `work` held.
+    /// Closes the file, stops the timer and wakes the waiters; `message` says what ended it when ``drain(through:)``
+    /// did. Called with `work` held.
     private func finish(_ ended: inout Bool, _ reason: EndReason, _ message: String?) {
         ended = true
         writer.close()
@@ -202,10 +195,10 @@ public final class HubRecorder: Sendable {
         timer?.cancel()
         // A failed write (ENOSPC, EIO) ends the recording, never the service: the service's log says so.
         let summary = "recording \(url.path) ended (\(reason)) after \(counts.events) events"
-        if reason == .failed {
-            logger.error("\(summary): \(message ?? "a write failed"); the file keeps every complete line before")
-        } else if reason == .fellBehind {
-            logger.warning("\(summary): \(message ?? "the hub's log outran it")")
+        if let message, reason == .failed {
+            logger.error("\(summary): \(message); the file keeps every complete line before")
+        } else if let message, reason == .fellBehind {
+            logger.warning("\(summary): \(message)")
         }
         for waiter in waiters { waiter.resume(returning: status) }
     }

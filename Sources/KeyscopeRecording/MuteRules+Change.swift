@@ -71,31 +71,17 @@ extension MuteRules {
             if alive.isEmpty { return (patch, false) }
         }
         let depth = patch.keyPath.segments.count
+        // The masked state has the placeholder there, not an object to merge into.
+        if patch.op == .merge, isMuted(alive, depth: depth) {
+            let placeholder = Self.placeholder
+            return (
+                StorePatch(op: .set, keyPath: patch.keyPath, oldValue: placeholder, newValue: placeholder), true
+            )
+        }
+        // A merge's `old` and `new` are objects: masked as a value at its path, each member is masked at its key.
         var masked = patch
-        if patch.op == .merge {
-            if isMuted(alive, depth: depth) {
-                return (
-                    StorePatch(
-                        op: .set, keyPath: patch.keyPath, oldValue: Self.placeholder, newValue: Self.placeholder),
-                    true
-                )
-            }
-            masked.oldValue = patch.oldValue.map { maskMembers($0, alive: alive, depth: depth) }
-            masked.newValue = patch.newValue.map { maskMembers($0, alive: alive, depth: depth) }
-        } else {
-            masked.oldValue = patch.oldValue.map { mask($0, alive: alive, depth: depth) }
-            masked.newValue = patch.newValue.map { mask($0, alive: alive, depth: depth) }
-        }
+        masked.oldValue = patch.oldValue.map { mask($0, alive: alive, depth: depth) }
+        masked.newValue = patch.newValue.map { mask($0, alive: alive, depth: depth) }
         return (masked, true)
-    }
-
-    /// A merge's `old` or `new` object: each member masked as the value at its key below the merge's path.
-    private func maskMembers(_ value: StoreValue, alive: Alive, depth: Int) -> StoreValue {
-        guard case .object(var members) = value else { return value }
-        for (key, member) in members {
-            let next = step(alive, .key(key), depth: depth)
-            if !next.isEmpty { members[key] = mask(member, alive: next, depth: depth + 1) }
-        }
-        return .object(members)
     }
 }

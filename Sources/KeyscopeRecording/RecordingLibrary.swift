@@ -2,6 +2,7 @@ public import Foundation
 import KeyscopeCodec
 public import KeyscopeCore
 public import KeyscopeInspector
+public import Logging
 import Synchronization
 
 /// The recordings an inspector serves (``KeyscopeInspector/RecordingsEndpoint``, docs/recording.md "HTTP"): this
@@ -10,12 +11,14 @@ import Synchronization
 ///
 /// ```swift
 /// let library = RecordingLibrary(
-///     hub: hub, folder: URL(fileURLWithPath: "/var/tmp/shop/recordings"),
+///     folder: URL(fileURLWithPath: "/var/tmp/shop/recordings"),
 ///     offered: [URL(fileURLWithPath: "fixtures/recordings")])
-/// hub.recordings = library
+/// let inspector = try Inspector.start(recordings: library)   // or later: hub.recordings = library
 /// // at shutdown, so that every file ends cleanly:
 /// library.stopAll()
 /// ```
+/// - The hub to record comes with each `start` (the hub hands itself over), so the library keeps none: it can be
+///   made before its hub, and a stopped inspector's hub is freed with it.
 /// - Sources: `recordings` is the folder (made, `0700`, on the first recording), `fixtures` the offered folders
 ///   (the first that has a name wins).
 /// - Names are checked strictly (``RecordingName``): anything else, and a symlink that leads out of its folder,
@@ -30,7 +33,6 @@ public final class RecordingLibrary: RecordingsEndpoint {
     /// How many ended recordings `active` keeps listing.
     public static let keptEnded = 50
 
-    public let hub: InspectorHub
     /// Where this process's recordings go.
     public let folder: URL
     /// Folders of recordings offered for loading.
@@ -38,15 +40,20 @@ public final class RecordingLibrary: RecordingsEndpoint {
     /// What every recording started here uses, before the request's bounds and muting (its `source`, its poll
     /// interval).
     public let defaults: HubRecorder.Options
+    /// Where a recording started here that ends for a failure says so (``HubRecorder``'s logger).
+    public let logger: Logger
 
     /// The recorders started here, oldest first.
     private let recorders = Mutex<[HubRecorder]>([])
 
-    public init(hub: InspectorHub, folder: URL, offered: [URL] = [], defaults: HubRecorder.Options = .init()) {
-        self.hub = hub
+    public init(
+        folder: URL, offered: [URL] = [], defaults: HubRecorder.Options = .init(),
+        logger: Logger = Logger(label: "keyscope.recording")
+    ) {
         self.folder = folder
         self.offered = offered
         self.defaults = defaults
+        self.logger = logger
     }
 
     // MARK: RecordingsEndpoint
@@ -81,7 +88,7 @@ public final class RecordingLibrary: RecordingsEndpoint {
         throw Self.notFound(source, name)
     }
 
-    public func start(_ request: RecordingRequest) throws(HubError) -> StoreValue {
+    public func start(_ request: RecordingRequest, hub: InspectorHub) throws(HubError) -> StoreValue {
         let mute: MuteRules
         do throws(RecordingError) {
             mute = try MuteRules(patterns: request.mutedPaths, stores: request.mutedStores)
@@ -113,7 +120,8 @@ public final class RecordingLibrary: RecordingsEndpoint {
             }
             let recorder: HubRecorder
             do throws(RecordingError) {
-                recorder = try HubRecorder(hub: hub, to: folder.appendingPathComponent(name), options: options)
+                recorder = try HubRecorder(
+                    hub: hub, to: folder.appendingPathComponent(name), options: options, logger: logger)
             } catch {
                 throw .badRequest(error.message)
             }

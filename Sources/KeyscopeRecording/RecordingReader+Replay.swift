@@ -7,8 +7,19 @@ extension RecordingReader {
     public struct Replay: Sendable {
         /// The state after event `seq` (the header's for 0), or after the last event when no seq was given.
         public var state: ReplayState
-        /// The whole recording: counts, times, bytes and the digest of the state after its last event.
-        public var summary: RecordingSummary
+        /// The whole recording's counts, times and bytes, without the digest (its `stateDigest` is empty): all a
+        /// caller that wants a state needs.
+        public var counts: RecordingSummary
+        /// The state after the last event, for ``summary``'s digest.
+        let finalState: ReplayState
+
+        /// The whole recording: ``counts`` and the digest of the state after its last event, computed on each read
+        /// (it encodes that whole state), so that a caller that only wants ``state`` never pays for it.
+        public var summary: RecordingSummary {
+            var summary = counts
+            summary.stateDigest = finalState.digest.hex
+            return summary
+        }
     }
 
     /// Replays the whole recording at `url`, checking every line, and returns the state after event `seq` (after
@@ -43,14 +54,14 @@ extension RecordingReader {
             if entry.seq == seq { captured = replay.state }
             try onEvent(entry, replay.state)
         }
-        let summary = replay.summary()
-        guard let seq else { return Replay(state: replay.state, summary: summary) }
+        let counts = replay.summaryWithoutDigest()
+        guard let seq else { return Replay(state: replay.state, counts: counts, finalState: replay.state) }
         guard let captured else {
             throw RecordingError(
                 .outOfRange, line: nil,
-                "seq \(seq) is beyond the recording, whose last event is seq \(summary.events)"
-                    + (summary.events == 0 ? " (it has none: 0 is the header's state)" : ""))
+                "seq \(seq) is beyond the recording, whose last event is seq \(counts.events)"
+                    + (counts.events == 0 ? " (it has none: 0 is the header's state)" : ""))
         }
-        return Replay(state: captured, summary: summary)
+        return Replay(state: captured, counts: counts, finalState: replay.state)
     }
 }

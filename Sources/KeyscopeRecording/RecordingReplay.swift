@@ -56,4 +56,11 @@ public final class RecordingReplay {
         summary.finish(reader: reader, state: state)
         return summary
     }
+
+    /// ``summary()`` without the digest (its `stateDigest` is empty), for a caller that does not need it.
+    func summaryWithoutDigest() -> RecordingSummary {
+        var summary = counts
+        summary.finish(reader: reader, state: state, digest: false)
+        return summary
+    }
 }

@@ -58,13 +58,14 @@ public struct RecordingSummary: Sendable, Hashable {
         return .microseconds(last.microsecondsSince1970 - first.microsecondsSince1970)
     }
 
-    /// Takes the sizes from `reader` and the store count and digest from `state`.
-    mutating func finish(reader: RecordingReader, state: ReplayState) {
+    /// Takes the sizes from `reader` and the store count from `state`, and with `digest` the digest of `state`
+    /// (which encodes the whole state).
+    mutating func finish(reader: RecordingReader, state: ReplayState, digest: Bool = true) {
         storesAtEnd = state.count
         lines = reader.line
         bytesRead = reader.bytesRead
         tornTailBytes = reader.tornTailBytes
-        stateDigest = state.digest.hex
+        if digest { stateDigest = state.digest.hex }
     }
 
     /// Counts one more event.

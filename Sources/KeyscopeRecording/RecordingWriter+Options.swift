@@ -40,7 +40,7 @@ extension RecordingWriter {
         "name": "keyscope", "version": .string(InspectorProtocol.packageVersion),
     ])
 
-    /// What became of an event given to ``RecordingWriter/append(_:time:liveSeq:)``.
+    /// What became of an event given to ``RecordingWriter/append(_:time:liveSeq:encoded:)``.
     public enum Outcome: Sendable, Hashable {
         /// Its line is in the file.
         case written

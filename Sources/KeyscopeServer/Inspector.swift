@@ -38,9 +38,10 @@ public enum Inspector {
     /// those answer `no_preferences` and `no_watches`; they too can be attached later (`hub.preferences = …`,
     /// `hub.watches = …`).
     ///
-    /// `recordings` (KeyscopeRecording provides them) are served by `GET` and `POST /api/recordings`,
-    /// `GET /api/recordings/<source>/<name>` and `POST /api/recordings/recordings/<name>/stop` (docs/recording.md);
-    /// without them those answer `no_recordings` (or later: `hub.recordings = …`).
+    /// `recordings` (KeyscopeRecording's `RecordingLibrary(folder:offered:)`) are served by `GET` and
+    /// `POST /api/recordings`, `GET /api/recordings/<source>/<name>` and
+    /// `POST /api/recordings/recordings/<name>/stop` (docs/recording.md); without them those answer `no_recordings`
+    /// (or later: `hub.recordings = …`).
     /// - Throws: ``ServerError`` when the server cannot listen or an option is invalid (also logged as an error, so a
     ///   service that goes on without its inspector still says why).
     @discardableResult

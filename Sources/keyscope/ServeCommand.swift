@@ -245,10 +245,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("preferences: \(error)")
         }
         let recordings = RecordingLibrary(
-            hub: hub,
             folder: recordingsDirectory.map { URL(fileURLWithPath: $0) }
-                ?? RecordingFolders.own(environment: ProcessInfo.processInfo.environment),
-            offered: (offeredRecordings.map { URL(fileURLWithPath: $0) } ?? RecordingFolders.offered).map { [$0] } ?? []
+                ?? StateFolder.named("recordings", environment: ProcessInfo.processInfo.environment),
+            offered: (offeredRecordings.map { URL(fileURLWithPath: $0) }
+                ?? PackageFolder.find("fixtures/recordings", marker: "README.md")).map { [$0] } ?? []
         )
         hub.recordings = recordings
         let server = InspectorServer(hub: hub, options: options)

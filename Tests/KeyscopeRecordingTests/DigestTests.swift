@@ -24,6 +24,16 @@ import Testing
         #expect(early.state != whole.state)
     }
 
+    /// `keyscope state --at` wants no digest: the replay's counts leave it out, its summary adds it.
+    @Test func onlyTheSummaryCarriesTheDigest() throws {
+        let early = try RecordingReader.replay(Fixtures.url("broken/torn-tail.kslog"), upTo: 1)
+        #expect(early.counts.stateDigest.isEmpty)
+        var counts = early.counts
+        counts.stateDigest = early.summary.stateDigest
+        #expect(counts == early.summary)
+        #expect(early.counts.tornTailBytes > 0)
+    }
+
     @Test func statesThatDifferHaveDifferentDigests() throws {
         let one = try RecordingReader(bytes: TestLog.bytes([TestLog.header])).replay()
         let two = try RecordingReader(bytes: TestLog.bytes([TestLog.header, TestLog.setTotal(1, from: 90, to: 91)]))

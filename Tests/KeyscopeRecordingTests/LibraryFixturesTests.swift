@@ -60,9 +60,7 @@ import Testing
     }
 
     @Test func aLibraryOffersThem() throws {
-        let library = RecordingLibrary(
-            hub: InspectorHub(registry: StoreRegistry()), folder: Self.folder.appendingPathComponent("none"),
-            offered: [Self.folder])
+        let library = RecordingLibrary(folder: Self.folder.appendingPathComponent("none"), offered: [Self.folder])
         let ids = library.listing()["recordings"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
         #expect(Set(ids) == Set(Self.names.map { "fixtures/" + $0 }))
         #expect(

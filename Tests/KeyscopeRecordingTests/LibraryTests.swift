@@ -35,7 +35,7 @@ import Testing
         try FileManager.default.createDirectory(at: offered, withIntermediateDirectories: true)
         try Data("{}\n".utf8).write(to: offered.appendingPathComponent("fixture.kslog"))
         let library = RecordingLibrary(
-            hub: hub, folder: folder.file("own"), offered: [offered],
+            folder: folder.file("own"), offered: [offered],
             defaults: .init(pollInterval: .milliseconds(5)))
         return (library, hub, offered)
     }
@@ -74,7 +74,7 @@ import Testing
         let folder = try RecorderTempFolder()
         defer { folder.cleanUp() }
         let (library, hub, _) = try library(folder)
-        let started = try library.start(RecordingRequest(name: "bug-1.kslog"))
+        let started = try library.start(RecordingRequest(name: "bug-1.kslog"), hub: hub)
         #expect(started["id"] == "recordings/bug-1.kslog")
         #expect(started["state"] == "recording")
         let store = try #require(hub.registry.store(scenarioStoreID("a")) as? KeyValueStore)
@@ -101,35 +101,52 @@ import Testing
     @Test func namesAreCheckedAndNeverReused() throws {
         let folder = try RecorderTempFolder()
         defer { folder.cleanUp() }
-        let (library, _, _) = try library(folder)
+        let (library, hub, _) = try library(folder)
         for bad in ["../x.kslog", "x.json", "a/b.kslog"] {
             #expect {
-                try library.start(RecordingRequest(name: bad))
+                try library.start(RecordingRequest(name: bad), hub: hub)
             } throws: { error in
                 (error as! HubError).code == .badRequest
             }
         }
-        _ = try library.start(RecordingRequest(name: "same.kslog"))
+        _ = try library.start(RecordingRequest(name: "same.kslog"), hub: hub)
         #expect {
-            try library.start(RecordingRequest(name: "same.kslog"))
+            try library.start(RecordingRequest(name: "same.kslog"), hub: hub)
         } throws: { error in
             (error as! HubError).code == .badRequest
         }
-        let unnamed = try library.start(RecordingRequest())
+        let unnamed = try library.start(RecordingRequest(), hub: hub)
         let name = try #require(unnamed["name"]?.stringValue)
         #expect(name.hasPrefix("recording-") && RecordingName.isValid(name))
-        let second = try library.start(RecordingRequest())
+        let second = try library.start(RecordingRequest(), hub: hub)
         #expect(second["name"] != unnamed["name"])
         library.stopAll()
         #expect(library.statuses().allSatisfy { $0.state == .ended })
     }
 
+    /// The library keeps no hub (the hub hands itself to `start`), so attaching one makes no cycle.
+    @Test func aStoppedHubWithALibraryAttachedIsFreed() throws {
+        let folder = try RecorderTempFolder()
+        defer { folder.cleanUp() }
+        let library = RecordingLibrary(folder: folder.file("own"))
+        weak var released: InspectorHub?
+        do {
+            let hub = recordedHub()
+            try addRecordedStore(hub, "a", root: ["n": 0])
+            hub.recordings = library
+            #expect(try hub.recordingsListing()["recordings"] == [])
+            hub.stop()
+            released = hub
+        }
+        #expect(released == nil)
+    }
+
     @Test func badMutePatternsAndUnknownRecordingsAreRefused() throws {
         let folder = try RecorderTempFolder()
         defer { folder.cleanUp() }
-        let (library, _, _) = try library(folder)
+        let (library, hub, _) = try library(folder)
         #expect {
-            try library.start(RecordingRequest(mutedPaths: ["items[0]"]))
+            try library.start(RecordingRequest(mutedPaths: ["items[0]"]), hub: hub)
         } throws: { error in
             (error as! HubError).code == .badPath
         }
@@ -146,7 +163,7 @@ import Testing
         let (library, hub, _) = try library(folder)
         let request = try RecordingRequest(
             jsonObject: ["durationSeconds": 0.2, "mute": ["n"], "name": "short.kslog"])
-        _ = try library.start(request)
+        _ = try library.start(request, hub: hub)
         let store = try #require(hub.registry.store(scenarioStoreID("a")) as? KeyValueStore)
         store.set("n", 1)
         let deadline = ContinuousClock.now + .seconds(10)

@@ -101,7 +101,7 @@ final class DemoPreferences: Sendable {
     private static func openSecrets(_ backend: SecretsBackendOption, environment: [String: String]) throws
         -> any SecretStore
     {
-        let directory = secretsDirectory(environment: environment)
+        let directory = StateFolder.named("secrets", environment: environment)
         switch backend {
         case .file: return try FileSecretStore(directory: directory, appID: appID)
         case .secretService:
@@ -112,11 +112,6 @@ final class DemoPreferences: Sendable {
             #endif
         case .auto: return try SecretStores.default(appID: appID, directory: directory)
         }
-    }
-
-    /// `$KEYSCOPE_HOME/secrets`, else `~/.local/state/keyscope/secrets`.
-    static func secretsDirectory(environment: [String: String]) -> URL {
-        StateFolder.named("secrets", environment: environment)
     }
 
     private static func seedSecrets(in store: any SecretStore) throws {

@@ -56,7 +56,7 @@ struct StateCommand: ParsableCommand {
         } catch let error as RecordingError {
             throw input.failure(error)
         }
-        if let warning = input.tornTailWarning(result.summary) { Console.error(warning) }
+        if let warning = input.tornTailWarning(result.counts) { Console.error(warning) }
         FileHandle.standardOutput.write(Data(result.state.jsonBytes))
     }
 }
