@@ -1,4 +1,5 @@
 import Foundation
+import KeyscopeCore
 
 #if canImport(Glibc)
 import Glibc
@@ -29,21 +30,11 @@ enum RecordingFile {
     }
 
     /// Writes all of `bytes` at the file's end: one `write(2)` unless the system writes less (a full disk, a
-    /// signal), in which case the rest follows at once.
+    /// signal), in which case the rest follows at once (``KeyscopeCore/AtomicFile/writeAll(_:_:)``).
     static func write(_ descriptor: Int32, _ bytes: [UInt8], to url: URL) throws(RecordingError) {
-        let failure: Int32? = bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
+        if let failure = AtomicFile.writeAll(descriptor, bytes) {
+            throw .system("write to \(url.path)", errno: failure)
         }
-        if let failure { throw .system("write to \(url.path)", errno: failure) }
     }
 
     static func close(_ descriptor: Int32) {
@@ -65,16 +56,5 @@ private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
     Musl.open(path, flags, mode)
     #else
     Darwin.open(path, flags, mode)
-    #endif
-}
-
-/// `write(2)`, named apart from Swift's many `write`s.
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(descriptor, buffer, count)
-    #elseif canImport(Musl)
-    Musl.write(descriptor, buffer, count)
-    #else
-    Darwin.write(descriptor, buffer, count)
     #endif
 }

@@ -276,6 +276,22 @@ import Testing
         #expect(replayed.entries.count == entries.count)
     }
 
+    #if os(Linux)
+    /// `/dev/full` answers every write with `ENOSPC`, as a full disk does: an `io` error with the system's reason.
+    @Test func aFailedWriteIsAnIOErrorWithTheSystemsReason() throws {
+        let descriptor = open("/dev/full", O_WRONLY | O_CLOEXEC)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let url = URL(fileURLWithPath: "/dev/full")
+        #expect {
+            try RecordingFile.write(descriptor, Array("{}\n".utf8), to: url)
+        } throws: { error in
+            let error = error as! RecordingError
+            return error.code == .io && error.message.contains(String(cString: strerror(ENOSPC)))
+        }
+    }
+    #endif
+
     private static func event(_ entry: HubLogEntry) -> LogEvent {
         switch entry.event {
         case .change(let change): .change(change)

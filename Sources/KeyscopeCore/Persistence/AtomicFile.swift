@@ -20,22 +20,9 @@ public enum AtomicFile {
         defer {
             if !ok { unlink(temporary) }
         }
-        let written = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
-        }
-        guard written else {
-            let error = failure("write \(temporary)")
+        if let code = writeAll(fd, data) {
             close(fd)
-            throw error
+            throw failure("write \(temporary)", code: code)
         }
         guard fsync(fd) == 0 else {
             let error = failure("fsync \(temporary)")
@@ -52,6 +39,27 @@ public enum AtomicFile {
         }
     }
 
+    /// Writes all of `bytes` to `fd`: again after a signal (`EINTR`), and the rest after a short write (a full
+    /// disk says so on the next one). Returns the `errno` of the write that failed, or `nil` when all were written.
+    ///
+    /// ```swift
+    /// if let code = AtomicFile.writeAll(fd, Array("line\n".utf8)) { print(String(cString: strerror(code))) }
+    /// ```
+    public static func writeAll(_ fd: Int32, _ bytes: some ContiguousBytes) -> Int32? {
+        bytes.withUnsafeBytes { raw -> Int32? in
+            var offset = 0
+            while offset < raw.count {
+                let written = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+    }
+
     /// Removes temporaries that writers killed mid-write left beside `url` (those whose process is gone).
     public static func removeStaleTemporaries(of url: URL) {
         let directory = url.deletingLastPathComponent().path
@@ -64,8 +72,8 @@ public enum AtomicFile {
         }
     }
 
-    private static func failure(_ action: String) -> StoreError {
-        StoreError(code: .persistence, message: "could not \(action): \(String(cString: strerror(errno)))")
+    private static func failure(_ action: String, code: Int32 = errno) -> StoreError {
+        StoreError(code: .persistence, message: "could not \(action): \(String(cString: strerror(code)))")
     }
 }
 
