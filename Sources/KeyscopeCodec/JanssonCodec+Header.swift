@@ -40,9 +40,11 @@ extension JanssonCodec {
                 ]))
         }
         object["stores"] = .array(stores)
-        // The stores' roots sit two levels down (header object, stores array, store object).
-        return try encode(.object(object), maxDepth: maxDepth == Int.max ? maxDepth : maxDepth + 3)
+        return try encode(.object(object), maxDepth: clamped(maxDepth, envelope: headerEnvelope) + headerEnvelope)
     }
+
+    /// The header nests the stores' roots three levels down: header object, `stores` array, store object.
+    private static let headerEnvelope = 3
 
     /// Reads a header line (LOG-FORMAT.md "Line 1"): `format` must be `"keyscope-log"`, `version` the integer 1,
     /// `createdAt` an RFC 3339 time, `stores` an array of `{"id", "version", "root"}` with object roots and no id
@@ -54,7 +56,7 @@ extension JanssonCodec {
     public static func decodeRecordingHeader(
         _ bytes: some Collection<UInt8>, maxDepth: Int = JSONLimits.defaultMaxDepth
     ) throws(JanssonCodecError) -> RecordingHeader {
-        let value = try decode(bytes, maxDepth: maxDepth == Int.max ? maxDepth : maxDepth + 3)
+        let value = try decode(bytes, maxDepth: clamped(maxDepth, envelope: headerEnvelope) + headerEnvelope)
         guard case .object(var object) = value else {
             throw .invalidHeader("the header must be a JSON object, not \(value.typeName)")
         }
@@ -87,7 +89,7 @@ extension JanssonCodec {
         var stores: [RecordingHeader.Store] = []
         var seen: Set<StoreID> = []
         for (index, storeValue) in storeValues.enumerated() {
-            let store = try recordedStore(storeValue, number: index + 1)
+            let store = try recordedStore(storeValue, index: index)
             guard seen.insert(store.id).inserted else {
                 throw .invalidHeader("store \(store.id) is listed twice in \"stores\"")
             }
@@ -121,14 +123,14 @@ extension JanssonCodec {
         return source
     }
 
-    private static func recordedStore(_ value: StoreValue, number: Int) throws(JanssonCodecError)
+    private static func recordedStore(_ value: StoreValue, index: Int) throws(JanssonCodecError)
         -> RecordingHeader.Store
     {
         guard case .object(let members) = value else {
-            throw .invalidHeader("stores[\(number - 1)] must be an object, not \(value.typeName)")
+            throw .invalidHeader("stores[\(index)] must be an object, not \(value.typeName)")
         }
         guard case .string(let idText)? = members["id"], let id = StoreID(idText) else {
-            throw .invalidHeader("stores[\(number - 1)] needs \"id\" as a store id (<scope>/<storage>)")
+            throw .invalidHeader("stores[\(index)] needs \"id\" as a store id (<scope>/<storage>)")
         }
         guard case .string(let versionText)? = members["version"], let version = SemanticVersion(parsing: versionText)
         else {

@@ -17,6 +17,17 @@ import Testing
         #expect(try JanssonCodec.decodeRecordingHeader(Array(line.utf8)) == header)
     }
 
+    /// A root may nest `maxDepth` levels below the header's three; a limit near `Int.max` is lowered to jansson's.
+    @Test(arguments: [2, 3, Int.max - 2, Int.max - 1, Int.max])
+    func aRootGetsTheFullDepthLimitBelowTheHeader(maxDepth: Int) throws {
+        let header = RecordingHeader(
+            createdAt: time, stores: [.init(id: StoreID("app/memory")!, version: "1.4.0", root: ["a": ["b": 1]])])
+        let line = try JanssonCodec.encode(header, maxDepth: maxDepth)
+        #expect(try JanssonCodec.decodeRecordingHeader(line, maxDepth: maxDepth) == header)
+        #expect(throws: JanssonCodecError.self) { try JanssonCodec.encode(header, maxDepth: 1) }
+        #expect(throws: JanssonCodecError.self) { try JanssonCodec.decodeRecordingHeader(line, maxDepth: 1) }
+    }
+
     @Test func keepsUnknownKeysAsExtrasAndSourceIsOptional() throws {
         let line =
             #"{"format":"keyscope-log","version":1,"createdAt":"2026-11-21T10:00:00.000000Z","stores":[],"#
