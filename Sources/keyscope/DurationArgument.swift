@@ -3,10 +3,8 @@ import Foundation
 
 /// A length of time on the command line: a number of seconds, or a number with `ms`, `s`, `m` or `h`, such as
 /// `30s`, `1.5m`, `1h` or `250ms`. Always more than zero.
-struct DurationArgument: ExpressibleByArgument, Sendable, Hashable, CustomStringConvertible {
+struct DurationArgument: ExpressibleByArgument, Sendable, Hashable {
     let duration: Duration
-
-    init(_ duration: Duration) { self.duration = duration }
 
     init?(argument: String) {
         let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
@@ -28,18 +26,4 @@ struct DurationArgument: ExpressibleByArgument, Sendable, Hashable, CustomString
         guard milliseconds >= 1, milliseconds <= 365 * 24 * 3600 * 1000 else { return nil }
         duration = .milliseconds(Int64(milliseconds))
     }
-
-    var seconds: Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    var description: String {
-        let milliseconds = Int64((seconds * 1000).rounded())
-        if milliseconds % 3_600_000 == 0 { return "\(milliseconds / 3_600_000)h" }
-        if milliseconds % 60_000 == 0 { return "\(milliseconds / 60_000)m" }
-        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
-        return "\(milliseconds)ms"
-    }
-
-    var defaultValueDescription: String { description }
 }
