@@ -3,11 +3,12 @@ import Foundation
 
 /// The conformance echo (``ServerOptions/conformanceEcho``): every WebSocket upgrade that passes the Host and Origin
 /// rules (and whose offers lws can read) is accepted, whatever its path, token or subprotocol, and each message is
-/// sent back whole, in the frame type it came in. Framing, control frames and the closing handshake are lws's, as for the inspector; messages go
-/// through the inspector's ``MessageAssembly`` and limit (1009); lws checks the UTF-8 of text as it arrives (1007).
+/// sent back whole, in the frame type it came in. Framing, control frames and the closing handshake are lws's, as
+/// for the inspector; messages go through the inspector's ``MessageAssembly`` and limit (1009); lws checks the UTF-8
+/// of text as it arrives (1007).
 extension ServerCore {
     /// The echo's share of the lws callback; `nil` for what it leaves to ``handle(_:_:_:_:_:)`` (accepting
-    /// connections, timers, wake-ups, the end of a connection).
+    /// connections, timers, wake-ups, the upgrade checks of ``upgradeRefusal(_:)``, the end of a connection).
     func handleEcho(
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ input: UnsafeMutableRawPointer?, _ length: Int
     ) -> Int32? {
@@ -19,19 +20,6 @@ extension ServerCore {
             return LwsResponse.error(
                 wsi, status: 404, code: "not_found",
                 message: "this is the conformance echo (keyscope serve --echo): it answers WebSocket upgrades only")
-        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
-            _ = requestLines.take(wsi)
-            let request = LwsRequest(wsi: wsi)
-            if let refused = hostRefusal(request) ?? originRefusal(request) ?? ExtensionOffers.refusal(request)
-                ?? adoptSubprotocol(request)
-            {
-                LwsResponse.write(wsi, raw: refused.rawResponse)
-                return 1
-            }
-            return 0
-        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-            let request = LwsRequest(wsi: wsi)
-            return (hostRefusal(request) ?? originRefusal(request) ?? ExtensionOffers.refusal(request)) == nil ? 0 : 1
         case LWS_CALLBACK_ESTABLISHED:
             guard !stopping else { return -1 }
             echoSessions[wsi] = EchoSession(wsi: wsi)
@@ -53,7 +41,8 @@ extension ServerCore {
     /// takes any: its one protocol is renamed to the first name the client offers, which lws then finds and
     /// answers in `Sec-WebSocket-Protocol`. Offers lws cannot read (a first name that is empty, not an RFC 7230 token
     /// or over 62 bytes, a list over 126 bytes) are refused with 400 rather than a dropped socket. Returns the
-    /// refusal, or `nil` when the upgrade may go on.
+    /// refusal, or `nil` when the upgrade may go on. Called again for the same request (lws's second check), it
+    /// writes the same name.
     func adoptSubprotocol(_ request: LwsRequest) -> Refusal? {
         guard let slot = echoSubprotocol else { return nil }
         guard let offered = request.value(WSI_TOKEN_PROTOCOL) else { return nil }
@@ -89,23 +78,18 @@ extension ServerCore {
     private func echoReceive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         guard let session = echoSessions[wsi] else { return 0 }
         // As for the inspector: after an oversized message, everything is ignored until the close goes out.
-        guard !session.overLimit, !session.closing else { return 0 }
-        let outcome = MessageAssembly.receive(
-            wsi, input, length, into: &session.inbox, isBinary: &session.inboxIsBinary, limit: options.maxMessageBytes)
-        switch outcome {
+        guard !session.incoming.overLimit, !session.closing else { return 0 }
+        switch session.incoming.receive(wsi, input, length, limit: options.maxMessageBytes) {
         case .partial:
             return 0
         case .overLimit:
-            session.overLimit = true
+            break
         case .complete(let message, let binary):
             session.enqueue(message, binary: binary)
             // One message at a time: lws reads no further until its echo is out. A client that sends without
             // reading holds one message in memory, not all of them; and an echo is not lost when a later frame in
             // the same read breaks the protocol (lws fails the connection before any writable callback).
-            if !session.readingPaused {
-                session.readingPaused = true
-                _ = lws_rx_flow_control(wsi, 0)
-            }
+            session.reading.setPaused(true, on: wsi)
         }
         lws_callback_on_writable(wsi)
         return 0
@@ -122,14 +106,11 @@ extension ServerCore {
         }
         if session.hasQueuedEchoes {
             guard session.writeNext() else { return -1 }
-            if session.readingPaused, !session.hasQueuedEchoes {
-                session.readingPaused = false
-                _ = lws_rx_flow_control(wsi, 1)
-            }
-            if session.hasQueuedEchoes || session.overLimit { lws_callback_on_writable(wsi) }
+            if !session.hasQueuedEchoes { session.reading.setPaused(false, on: wsi) }
+            if session.hasQueuedEchoes || session.incoming.overLimit { lws_callback_on_writable(wsi) }
             return 0
         }
-        if session.overLimit {
+        if session.incoming.overLimit {
             var reason = Array("message over \(options.maxMessageBytes) bytes".utf8)
             lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, &reason, reason.count)
             return -1

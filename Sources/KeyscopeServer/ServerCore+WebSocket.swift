@@ -36,14 +36,11 @@ extension ServerCore {
         guard let session = sessions[wsi] else { return 0 }
         // Once over the limit, the rest of the message (and anything after it) is ignored until the close goes
         // out from the writable callback: returning -1 here can crash lws 4.1 when more frames are buffered.
-        guard !session.overLimit else { return 0 }
-        let outcome = MessageAssembly.receive(
-            wsi, input, length, into: &session.inbox, isBinary: &session.inboxIsBinary, limit: options.maxMessageBytes)
-        switch outcome {
+        guard !session.incoming.overLimit else { return 0 }
+        switch session.incoming.receive(wsi, input, length, limit: options.maxMessageBytes) {
         case .partial:
             return 0
         case .overLimit:
-            session.overLimit = true
             lws_callback_on_writable(wsi)
             return 0
         case .complete(_, binary: true):
@@ -53,10 +50,7 @@ extension ServerCore {
         case .complete(let message, binary: false):
             run(message, for: session)
         }
-        if session.queuedBytes > Self.maxQueuedBytes, !session.readingPaused {
-            session.readingPaused = true
-            _ = lws_rx_flow_control(wsi, 0)
-        }
+        if session.queuedBytes > Self.maxQueuedBytes { session.reading.setPaused(true, on: wsi) }
         lws_callback_on_writable(wsi)
         return 0
     }
@@ -75,7 +69,7 @@ extension ServerCore {
     /// The socket can take more: one message per call (lws's rule), and ask again while there is more.
     func writable(_ wsi: OpaquePointer) -> Int32 {
         guard let session = sessions[wsi] else { return 0 }
-        if session.overLimit {
+        if session.incoming.overLimit {
             var reason = Array("message over \(options.maxMessageBytes) bytes".utf8)
             lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, &reason, reason.count)
             return -1
@@ -89,10 +83,7 @@ extension ServerCore {
             writeAgainIfNeeded(session)
             return 0
         }
-        if session.readingPaused, session.queuedBytes <= Self.maxQueuedBytes / 2 {
-            session.readingPaused = false
-            _ = lws_rx_flow_control(wsi, 1)
-        }
+        if session.queuedBytes <= Self.maxQueuedBytes / 2 { session.reading.setPaused(false, on: wsi) }
         guard message.write(to: wsi) else { return -1 }
         writeAgainIfNeeded(session)
         return 0

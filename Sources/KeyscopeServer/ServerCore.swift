@@ -27,9 +27,11 @@ final class ServerCore: @unchecked Sendable {
     /// Set by ``requestStop()``. An atomic, not part of ``shared``: the service thread checks it on every wake-up,
     /// and taking the lock there made it wait on a writer's `lws_cancel_service` in every burst of changes.
     let stopRequested = Atomic<Bool>(false)
-    /// Set while a wake-up is on its way or clients are being written to, so that a burst of changes costs one
-    /// `lws_cancel_service` at most. Sequentially consistent on both sides: a writer appends then sets it, the
-    /// service thread clears it then looks for entries, and one of the two must see the other.
+    /// Set by the first append after it was cleared, so that a burst of changes costs one `lws_cancel_service` at
+    /// most. Cleared only by a client that runs dry (``writeAgainIfNeeded(_:)``): while it stays set, clients find
+    /// new entries from their writable callbacks, and with no client at all appends wake nobody (a new client asks
+    /// for its first writable callback itself). Sequentially consistent on both sides: a writer appends then sets
+    /// it, the service thread clears it then looks for entries, and one of the two must see the other.
     let wakePending = Atomic<Bool>(false)
     /// Set when clients took too long to close: the service loop ends at its next turn regardless.
     let forcedFlag = Atomic<Bool>(false)
@@ -183,9 +185,8 @@ final class ServerCore: @unchecked Sendable {
     // MARK: Wake-ups and shutdown
 
     private func wokenUp() {
-        // With clients, the flag stays set: their writable callbacks find new entries by themselves, so writers need
-        // not wake the service (a syscall each) until a client runs dry and clears it (see `writable`).
-        if sessions.isEmpty { wakePending.store(false, ordering: .sequentiallyConsistent) }
+        // The flag stays set: writable callbacks find new entries by themselves, so writers need not wake the
+        // service (a syscall each) until a client runs dry and clears it (see `writeAgainIfNeeded`).
         if !stopping, stopRequested.load(ordering: .sequentiallyConsistent) { beginStop() }
         for session in sessions.values { lws_callback_on_writable(session.wsi) }
     }
@@ -240,10 +241,12 @@ final class ServerCore: @unchecked Sendable {
         return token.matches(presented.utf8)
     }
 
-    /// Every rule an upgrade must pass, in order (Host, Origin, path, token, extension offers lws can answer): `nil`
-    /// when it may go on.
+    /// Every rule an upgrade must pass, in order: Host, Origin, then for the inspector its path, the token and the
+    /// extension offers lws can answer; for the conformance echo, the offers and a subprotocol list lws can read
+    /// (adopting the first name, see ``adoptSubprotocol(_:)``). `nil` when it may go on.
     func upgradeRefusal(_ request: LwsRequest) -> Refusal? {
         if let refused = hostRefusal(request) ?? originRefusal(request) { return refused }
+        if options.conformanceEcho { return ExtensionOffers.refusal(request) ?? adoptSubprotocol(request) }
         guard request.methodAndPath?.path == InspectorProtocol.webSocketPath else {
             return Refusal(
                 status: 404, code: "not_found", message: "the WebSocket endpoint is \(InspectorProtocol.webSocketPath)")

@@ -7,19 +7,15 @@ import KeyscopeInspector
 final class WebSocketSession {
     let wsi: OpaquePointer
     let cursor: HubCursor
-    /// Messages to send before the next log entries (hello, snapshot, replies, gap…), oldest first.
-    private var outbox: [[UInt8]] = []
-    private var outboxHead = 0
-    /// The fragments of the message being received.
-    var inbox: [UInt8] = []
-    /// Whether the message being received came in binary frames (refused: requests are text).
-    var inboxIsBinary = false
+    /// Messages to send before the next log entries (hello, snapshot, replies, gap…).
+    private var outbox = Outbox<[UInt8]>()
+    /// The message being received (binary ones are refused: requests are text). Once one went over the size limit,
+    /// the next writable callback closes with 1009.
+    var incoming = MessageAssembly()
     /// Set on shutdown: the next writable callback closes with 1001.
     var closing = false
-    /// Set when a message went over the size limit: the next writable callback closes with 1009.
-    var overLimit = false
-    /// When this client was last sent the subscription list (`nil`: never, so the first goes at once).
-    private var listSentAt: ContinuousClock.Instant?
+    /// When this client may next be sent a changed subscription list while entries wait (the first goes at once).
+    private var listDueAt = ContinuousClock.now
 
     /// How often a client that is behind the log gets a changed subscription list; one that has caught up gets it
     /// at once. Under load the list changes between any two frames, and sending it first every time starved the
@@ -33,17 +29,17 @@ final class WebSocketSession {
 
     /// Bytes waiting in the outbox. A client that sends requests and never reads the replies would grow it without
     /// bound (issue 8: a `resync` every 10 ms grew the server by 24 MiB in 6 s); past ``ServerCore/maxQueuedBytes``
-    /// the server stops reading from it until the outbox drains (``readingPaused``), so the client's sends block.
+    /// the server stops reading from it until the outbox drains (``reading``), so the client's sends block.
     private(set) var queuedBytes = 0
-    /// Set while the server does not read this client (`lws_rx_flow_control` off) because its outbox is full.
-    var readingPaused = false
+    /// Paused while the outbox is full.
+    var reading = ReadFlow()
 
     func enqueue(_ message: [UInt8]) {
         outbox.append(message)
         queuedBytes += message.count
     }
 
-    var hasQueuedMessages: Bool { outboxHead < outbox.count }
+    var hasQueuedMessages: Bool { !outbox.isEmpty }
 
     /// The next message to send: queued ones first, then the subscription list when it changed (while entries wait,
     /// at most every ``listIntervalWhileBehind``), then the next batch of log entries (or a gap and a snapshot).
@@ -51,9 +47,8 @@ final class WebSocketSession {
     func nextMessage(maxEntries: Int, maxBytes: Int) -> OutgoingMessage? {
         if let queued = dequeue() { return OutgoingMessage(payload: queued) }
         let now = ContinuousClock.now
-        let listDue = !wantsEntries || listSentAt.map { now - $0 >= Self.listIntervalWhileBehind } ?? true
-        if listDue, let list = cursor.subscriptionsUpdate() {
-            listSentAt = now
+        if !wantsEntries || now >= listDueAt, let list = cursor.subscriptionsUpdate() {
+            listDueAt = now + Self.listIntervalWhileBehind
             return OutgoingMessage(payload: HubMessages.subscriptions(list))
         }
         switch cursor.next(maxEntries: maxEntries, maxBytes: maxBytes) {
@@ -78,45 +73,43 @@ final class WebSocketSession {
     private var wantsEntries: Bool { cursor.nextSeq <= cursor.hub.lastSeq }
 
     private func dequeue() -> [UInt8]? {
-        guard outboxHead < outbox.count else { return nil }
-        let message = outbox[outboxHead]
-        outboxHead += 1
+        guard let message = outbox.popFirst() else { return nil }
         queuedBytes -= message.count
-        if outboxHead == outbox.count {
-            outbox.removeAll(keepingCapacity: true)
-            outboxHead = 0
-        }
         return message
     }
 }
 
-/// A message ready for `lws_write`: the payload after `headroom` bytes that lws may overwrite (`LWS_PRE`).
+/// A message ready for `lws_write`: the payload after `headroom` bytes that lws may overwrite (`LWS_PRE`), sent as
+/// text unless `binary`.
 struct OutgoingMessage {
     var bytes: [UInt8]
     let headroom: Int
+    let binary: Bool
 
-    init(bytes: [UInt8], headroom: Int) {
+    init(bytes: [UInt8], headroom: Int, binary: Bool = false) {
         self.bytes = bytes
         self.headroom = headroom
+        self.binary = binary
     }
 
     /// Copies a payload behind fresh headroom.
-    init(payload: [UInt8]) {
+    init(payload: [UInt8], binary: Bool = false) {
         let headroom = kws_pre()
         var bytes = [UInt8](repeating: 0, count: headroom)
         bytes.reserveCapacity(headroom + payload.count)
         bytes += payload
-        self.init(bytes: bytes, headroom: headroom)
+        self.init(bytes: bytes, headroom: headroom, binary: binary)
     }
 
-    /// Sends it as one text message; whatever the socket does not take now, lws sends before the next writable
-    /// callback. Returns false when the connection failed.
+    /// Sends it as one message; whatever the socket does not take now, lws sends before the next writable callback.
+    /// Returns false when the connection failed.
     mutating func write(to wsi: OpaquePointer) -> Bool {
         let length = bytes.count - headroom
         let headroom = self.headroom
+        let protocolKind = binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT
         return bytes.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return false }
-            return lws_write(wsi, base + headroom, length, LWS_WRITE_TEXT) >= length
+            return lws_write(wsi, base + headroom, length, protocolKind) >= length
         }
     }
 }
