@@ -47,15 +47,16 @@ public struct InspectorService: Service {
     /// group's shutdown without serving: a service that threw or returned would end the whole group, and the
     /// inspector must never be what stops the app.
     public func run() async throws {
+        let started: Bool
         do {
             try server.start()
+            logger.notice("Keyscope dashboard: \(server.dashboardURL ?? "")")
+            started = true
         } catch {
             logger.error("Keyscope inspector not started: \(error); the other services go on without it")
-            try? await gracefulShutdown()
-            return
+            started = false
         }
-        logger.notice("Keyscope dashboard: \(server.dashboardURL ?? "")")
-        defer { server.stop() }
+        defer { if started { server.stop() } }
         // Returns on graceful shutdown; throws CancellationError when the group cancels this service: both end it.
         try? await gracefulShutdown()
     }

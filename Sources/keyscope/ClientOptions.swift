@@ -54,7 +54,7 @@ struct ClientOptions: ParsableArguments {
 
     /// The server to connect to, with its token (see the type's notes for the order things are looked up in).
     func endpoint(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> InspectorEndpoint {
-        let given = token ?? environment["KEYSCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let given = TokenOption.given(token, environment: environment)
         if let url {
             var endpoint = try InspectorEndpoint(url: url, token: given ?? "")
             if given == nil {

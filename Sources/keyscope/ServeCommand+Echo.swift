@@ -14,17 +14,10 @@ import Darwin
 extension ServeCommand {
     /// Serves the echo on an empty hub until SIGINT or SIGTERM; the demo's options play no part.
     func runEcho() async throws {
-        var options = ServerOptions()
-        options.host = host
-        options.port = port
+        // No server record and no files: an echo has neither (InspectorServer skips the record in this mode).
+        var options = baseServerOptions()
         options.conformanceEcho = true
-        options.writesServerRecord = false
-        options.publicDirectory = nil
-        options.maxMessageBytes = maxMessage.bytes
-        options.maxHeaderBytes = maxHeader.bytes
-        options.headerTimeout = .seconds(headerTimeout)
-        options.allowedHosts = allowHost
-        options.allowedOrigins = allowOrigin
+        // The server refuses other hosts too; this says it in the flag's words.
         guard options.isLoopback else {
             throw ValidationError("--echo listens on loopback only (127.0.0.1, ::1 or localhost), not on \(host).")
         }
@@ -40,11 +33,7 @@ extension ServeCommand {
         let address = ServerRecord.baseURL(host: host, port: server.port ?? port)
         Console.line("Keyscope echo: ws" + address.dropFirst("http".count) + "/")
 
-        let waiter = Task {
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-        }
-        stop.attach(waiter)
-        await waiter.value
+        await stop.waitUntilRequested()
         watcher.stop()
         server.stop()
     }

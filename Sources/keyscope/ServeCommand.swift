@@ -203,18 +203,11 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         logLevel.bootstrapLogging()
         if echo { return try await runEcho() }
-        var options = ServerOptions()
-        options.host = host
-        options.port = port
-        options.token = token ?? ProcessInfo.processInfo.environment["KEYSCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        var options = baseServerOptions()
+        options.token = TokenOption.given(token)
         options.readOnly = readOnly
         options.publicDirectory = publicDirectory.map { URL(fileURLWithPath: $0) } ?? PublicDirectory.default
-        options.maxMessageBytes = maxMessage.bytes
         options.maxBodyBytes = maxBody.bytes
-        options.maxHeaderBytes = maxHeader.bytes
-        options.headerTimeout = .seconds(headerTimeout)
-        options.allowedHosts = allowHost
-        options.allowedOrigins = allowOrigin
         options.name = "keyscope demo"
 
         // Watch the signals before anything starts: a Ctrl-C the moment after the dashboard line is a clean stop.
@@ -268,11 +261,7 @@ struct ServeCommand: AsyncParsableCommand {
         let (began, changesBefore) = (clock.now, demo.changes)
         demo.start()
 
-        let waiter = Task {
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-        }
-        stop.attach(waiter)
-        await waiter.value
+        await stop.waitUntilRequested()
         watcher.stop()
         // Recordings in progress end cleanly (everything up to now written), then clients (1001), then the stores
         // stop changing.
@@ -290,6 +279,19 @@ struct ServeCommand: AsyncParsableCommand {
         scanned?.stop()
         try? FileManager.default.removeItem(at: directory)
     }
+
+    /// The options the demo and the echo take alike: where to listen, whom to let in, and the limits.
+    func baseServerOptions() -> ServerOptions {
+        var options = ServerOptions()
+        options.host = host
+        options.port = port
+        options.maxMessageBytes = maxMessage.bytes
+        options.maxHeaderBytes = maxHeader.bytes
+        options.headerTimeout = .seconds(headerTimeout)
+        options.allowedHosts = allowHost
+        options.allowedOrigins = allowOrigin
+        return options
+    }
 }
 
 /// Where the dashboard's files are when --public is not given.
@@ -297,4 +299,15 @@ enum PublicDirectory {
     /// `./Public` when the current directory is a Keyscope checkout, else the `Public/` of the package this binary
     /// was built from.
     static var `default`: URL? { PackageFolder.find("Public", marker: "index.html") }
+}
+
+/// The token a serving command (`serve`, `replay --serve`) gives its server.
+enum TokenOption {
+    /// `--token`, else `$KEYSCOPE_TOKEN` when it is set and not empty; `nil` when neither is (a server then makes a
+    /// random token, a client looks for the server record's).
+    static func given(
+        _ token: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
+        token ?? environment["KEYSCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 }

@@ -25,4 +25,14 @@ final class StopRequest: Sendable {
         }
         if requested { task.cancel() }
     }
+
+    /// Returns once a stop is requested (at once when it already was): what a serving command does after its
+    /// start, until Ctrl-C or SIGTERM. It takes over from a task attached before.
+    func waitUntilRequested() async {
+        let waiter = Task {
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        }
+        attach(waiter)
+        await waiter.value
+    }
 }

@@ -137,11 +137,7 @@ struct ReplayCommand: AsyncParsableCommand {
         guard finished else { throw ExitCode(130) }
         guard server != nil else { return }
         Console.error("The replay is done; serving its final state until Ctrl-C.")
-        let waiter = Task {
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-        }
-        stop.attach(waiter)
-        await waiter.value
+        await stop.waitUntilRequested()
     }
 
     /// Starts the inspector, read-only, on `registry` and prints the dashboard line.
@@ -149,7 +145,7 @@ struct ReplayCommand: AsyncParsableCommand {
         var options = ServerOptions()
         options.host = host
         options.port = port
-        options.token = token ?? ProcessInfo.processInfo.environment["KEYSCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        options.token = TokenOption.given(token)
         options.readOnly = true
         options.publicDirectory = publicDirectory.map { URL(fileURLWithPath: $0) } ?? PublicDirectory.default
         options.name = "keyscope replay"
