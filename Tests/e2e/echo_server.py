@@ -9,30 +9,26 @@ import subprocess
 import threading
 from pathlib import Path
 
-from support import keyscope_binary
+from support import LoopbackAddress, keyscope_binary
 
 ECHO_LINE = re.compile(r"^Keyscope echo: ws://127\.0\.0\.1:(\d+)/$")
 START_TIMEOUT = 20.0
 STOP_TIMEOUT = 10.0
 
 
-class EchoServer:
+class EchoServer(LoopbackAddress):
     """Starts `keyscope serve --echo --port 0 ARGS…` and waits for its `Keyscope echo: ws://127.0.0.1:PORT/` line;
     on exit, SIGINT and a wait for exit status 0. Its stderr goes to ours (lws's warnings included)."""
 
     def __init__(self, *args: str) -> None:
+        super().__init__()  # no token: the echo asks for none (support.RawWebSocket and raw_request read it)
         self.args = list(args)
-        self.port = 0
-        self.token = ""  # the echo asks for none; support.RawWebSocket and raw_request read it
         self.process: subprocess.Popen[str] | None = None
 
     @property
     def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/"
-
-    @property
-    def host_header(self) -> str:
-        return f"127.0.0.1:{self.port}"
+        """The echo's WebSocket URL: any path is the echo, so `/`."""
+        return f"ws://{self.host_header}/"
 
     def __enter__(self) -> "EchoServer":
         binary: Path = keyscope_binary()

@@ -47,6 +47,50 @@ def keyscope_binary() -> Path:
     return path
 
 
+# MARK: - A process's memory and CPU (from /proc), a server's addresses
+
+
+def rss_kib(pid: int) -> int:
+    """A process's resident set size (VmRSS) in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no VmRSS in /proc/{pid}/status")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a whole process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class LoopbackAddress:
+    """The addresses of a server on 127.0.0.1:`port` whose token is `token`, as the clients below ask for them
+    (`http`, `raw_request`, `ws_connect`, `RawWebSocket`…). `KeyscopeServer`, the echo (echo_server.py) and the load
+    tests' host probe are such servers; on its own, it names a server known only by its port and token."""
+
+    def __init__(self, port: int = 0, token: str = "") -> None:
+        self.port = port
+        self.token = token
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def host_header(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def ws_url(self, token: str | None = "", query: str = "") -> str:
+        """`ws://…/ws` with `?token=` (the server's when `token` is "", none when None) and more query items."""
+        items = []
+        if token is not None:
+            items.append("token=" + (token or self.token))
+        if query:
+            items.append(query)
+        return f"ws://{self.host_header}/ws" + ("?" + "&".join(items) if items else "")
+
+
 # MARK: - The server process
 
 
@@ -54,7 +98,7 @@ class ServerStartError(AssertionError):
     pass
 
 
-class KeyscopeServer:
+class KeyscopeServer(LoopbackAddress):
     """A running `keyscope serve --demo --port 0 …` with its own `KEYSCOPE_HOME`, `TMPDIR` and `XDG_CONFIG_HOME`
     (where Foundation keeps UserDefaults suites, which the demo's preference scanning reads) in a temp dir.
 
@@ -89,8 +133,7 @@ class KeyscopeServer:
         self.home = Path(tempfile.mkdtemp(prefix="keyscope-e2e-"))
         self.stdout_tail: collections.deque[str] = collections.deque(maxlen=200)
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=400)
-        self.port = 0
-        self.token = ""
+        super().__init__()
         self.returncode: int | None = None
         self._dashboard = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -163,25 +206,6 @@ class KeyscopeServer:
         thread.start()
         self._threads.append(thread)
 
-    # Addresses
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def host_header(self) -> str:
-        return f"127.0.0.1:{self.port}"
-
-    def ws_url(self, token: str | None = "", query: str = "") -> str:
-        """`ws://…/ws` with `?token=` (the server's when `token` is "", none when None) and more query items."""
-        items = []
-        if token is not None:
-            items.append("token=" + (token or self.token))
-        if query:
-            items.append(query)
-        return f"ws://127.0.0.1:{self.port}/ws" + ("?" + "&".join(items) if items else "")
-
     @property
     def record_path(self) -> Path:
         return self.home / "servers" / f"{self.port}.json"
@@ -196,10 +220,7 @@ class KeyscopeServer:
 
     def rss_kib(self) -> int:
         """The server's resident set size (VmRSS) in KiB."""
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-        raise AssertionError(f"no VmRSS in /proc/{self.pid}/status")
+        return rss_kib(self.pid)
 
     def describe(self) -> str:
         state = "running" if self.alive() else f"exited with {self.process.returncode}"
@@ -294,7 +315,7 @@ class Response:
 
 
 def http(
-    server: KeyscopeServer,
+    server: LoopbackAddress,
     method: str,
     path: str,
     body: bytes | str | dict | list | None = None,
@@ -323,7 +344,7 @@ def http(
         connection.close()
 
 
-def request_http(server: KeyscopeServer, payload: Any, token: str | None = "") -> Response:
+def request_http(server: LoopbackAddress, payload: Any, token: str | None = "") -> Response:
     """`POST /api/request` with a JSON body."""
     return http(server, "POST", "/api/request", body=payload, token=token)
 
@@ -411,7 +432,7 @@ def raw_exchange(port: int, data: bytes, responses: int = 1, timeout: float = 10
 
 
 def raw_request(
-    server: KeyscopeServer,
+    server: LoopbackAddress,
     method: str = "GET",
     path: str = "/api/health",
     host: str | None | list[str] = "",
@@ -441,7 +462,7 @@ def raw_request(
 
 
 def ws_connect(
-    server: KeyscopeServer,
+    server: LoopbackAddress,
     token: str | None = "",
     query: str = "",
     subprotocols: list[str] | None = [SUBPROTOCOL],
@@ -532,7 +553,7 @@ class StreamClient:
     _ids: int = 0
 
     @classmethod
-    def open(cls, server: KeyscopeServer, query: str = "", **kwargs: Any) -> "StreamClient":
+    def open(cls, server: LoopbackAddress, query: str = "", **kwargs: Any) -> "StreamClient":
         client = cls(ws_connect(server, query=query, **kwargs), resuming="resume=" in query)
         client.read_start()
         return client
@@ -667,17 +688,33 @@ def store_root(snapshot: dict, store_id: str) -> dict:
 
 
 OP_CONT, OP_TEXT, OP_BINARY, OP_CLOSE, OP_PING, OP_PONG = 0x0, 0x1, 0x2, 0x8, 0x9, 0xA
+# A mask key of zeros is allowed and leaves the payload as it is: for clients that send very many frames.
+ZERO_MASK = b"\0\0\0\0"
 
 
 def mask_payload(payload: bytes, key: bytes) -> bytes:
-    if not payload:
-        return b""
+    if not payload or key == ZERO_MASK:
+        return payload
     repeated = (key * (len(payload) // 4 + 1))[: len(payload)]
     return (int.from_bytes(payload, "big") ^ int.from_bytes(repeated, "big")).to_bytes(len(payload), "big")
 
 
+def frame_bytes(opcode: int, payload: bytes, fin: bool = True, key: bytes | None = None) -> bytes:
+    """One client frame: masked with `key` (4 bytes; random when None), its length in the shortest form."""
+    head = bytes([(0x80 if fin else 0) | opcode])
+    length = len(payload)
+    if length < 126:
+        head += bytes([0x80 | length])
+    elif length < 1 << 16:
+        head += bytes([0x80 | 126]) + struct.pack("!H", length)
+    else:
+        head += bytes([0x80 | 127]) + struct.pack("!Q", length)
+    key = os.urandom(4) if key is None else key
+    return head + key + mask_payload(payload, key)
+
+
 def handshake_bytes(
-    server: KeyscopeServer,
+    server: LoopbackAddress,
     path: str | None = None,
     host: str | None | list[str] = "",
     origin: str | None = None,
@@ -702,7 +739,7 @@ class RawWebSocket:
 
     def __init__(
         self,
-        server: KeyscopeServer,
+        server: LoopbackAddress,
         timeout: float = 10,
         recv_buffer: int | None = None,
         **handshake: Any,
@@ -731,6 +768,12 @@ class RawWebSocket:
             except (EOFError, ConnectionResetError):
                 eof = True
 
+    def __enter__(self) -> "RawWebSocket":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     @property
     def accepted(self) -> bool:
         return self.response.status == 101
@@ -752,16 +795,7 @@ class RawWebSocket:
         return data
 
     def send_frame(self, opcode: int, payload: bytes, fin: bool = True) -> None:
-        head = bytes([(0x80 if fin else 0) | opcode])
-        length = len(payload)
-        if length < 126:
-            head += bytes([0x80 | length])
-        elif length < 1 << 16:
-            head += bytes([0x80 | 126]) + struct.pack("!H", length)
-        else:
-            head += bytes([0x80 | 127]) + struct.pack("!Q", length)
-        key = os.urandom(4)
-        self.sock.sendall(head + key + mask_payload(payload, key))
+        self.sock.sendall(frame_bytes(opcode, payload, fin))
 
     def send_text(self, text: str | bytes) -> None:
         self.send_frame(OP_TEXT, text.encode() if isinstance(text, str) else text)

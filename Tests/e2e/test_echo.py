@@ -60,8 +60,7 @@ def test_messages_sent_without_reading_come_back_in_order(echo):
 
 
 def test_a_fragmented_message_comes_back_as_one_frame(echo):
-    ws = raw(echo)
-    try:
+    with raw(echo) as ws:
         ws.send_frame(OP_TEXT, "frag".encode(), fin=False)
         ws.send_frame(OP_CONT, "ment".encode(), fin=False)
         ws.send_frame(OP_PING, b"in between")  # a control frame may come between fragments
@@ -72,8 +71,6 @@ def test_a_fragmented_message_comes_back_as_one_frame(echo):
         ws.send_frame(OP_BINARY, b"\x01", fin=False)
         ws.send_frame(OP_CONT, b"\x02", fin=True)
         assert ws.read_frame() == (True, OP_BINARY, b"\x01\x02")
-    finally:
-        ws.close()
 
 
 def test_a_library_client_fragmenting_gets_one_message(echo):
@@ -92,44 +89,32 @@ def test_a_library_client_fragmenting_gets_one_message(echo):
     ids=["one-frame", "second-fragment", "cut-character"],
 )
 def test_text_that_is_not_utf8_closes_with_1007(echo, fragments):
-    ws = raw(echo)
-    try:
+    with raw(echo) as ws:
         for index, fragment in enumerate(fragments):
             ws.send_frame(OP_TEXT if index == 0 else OP_CONT, fragment, fin=index == len(fragments) - 1)
         assert ws.wait_close() == 1007, ws.ended_by
-    finally:
-        ws.close()
 
 
 def test_bad_utf8_fails_fast_before_the_message_ends(echo):
-    ws = raw(echo)
-    try:
+    with raw(echo) as ws:
         ws.send_frame(OP_TEXT, b"fine \xf4\x90\x80\x80 out of range", fin=False)
         assert ws.wait_close() == 1007, ws.ended_by
-    finally:
-        ws.close()
 
 
 def test_a_message_over_the_limit_closes_with_1009(echo):
-    ws = raw(echo)
-    try:
+    with raw(echo) as ws:
         ws.send_frame(OP_BINARY, b"x" * (LIMIT + 1))
         assert ws.wait_close() == 1009, ws.ended_by
         assert ws.close_reason == f"message over {LIMIT} bytes".encode()
-    finally:
-        ws.close()
 
 
 def test_a_fragmented_message_over_the_limit_closes_with_1009_after_earlier_echoes(echo):
-    ws = raw(echo)
-    try:
+    with raw(echo) as ws:
         ws.send_frame(OP_TEXT, b"before")
         for _ in range(3):
             ws.send_frame(OP_CONT if _ else OP_TEXT, b"y" * (LIMIT // 2), fin=False)
         assert ws.read_message() == (OP_TEXT, b"before")
         assert ws.wait_close() == 1009, ws.ended_by
-    finally:
-        ws.close()
 
 
 def test_the_close_handshake_echoes_the_code(echo):
@@ -138,13 +123,10 @@ def test_the_close_handshake_echoes_the_code(echo):
         assert ws.recv(timeout=10) == "bye"
         ws.close(code=1000, reason="done")
         assert ws.close_code == 1000
-    ws = raw(echo)
-    try:
+    with raw(echo) as ws:
         ws.send_frame(OP_CLOSE, (1000).to_bytes(2, "big") + b"ok")
         opcode, payload = ws.read_message()
         assert opcode == OP_CLOSE and payload[:2] == (1000).to_bytes(2, "big")
-    finally:
-        ws.close()
 
 
 @pytest.mark.parametrize(
@@ -160,37 +142,25 @@ def test_any_subprotocol_is_taken_the_first_offered(echo, offered, chosen):
 
 def test_subprotocol_offers_lws_cannot_read_get_400_not_a_dropped_socket(echo):
     for offered in ["x/y", ", chat", "a" * 63, "chat, " + "b" * 130]:
-        ws = RawWebSocket(echo, path="/", subprotocol=offered)
-        try:
+        with RawWebSocket(echo, path="/", subprotocol=offered) as ws:
             assert ws.response.status == 400, (offered, ws.response.describe())
-        finally:
-            ws.close()
 
 
 def test_extension_offers_are_ignored_and_offers_lws_cannot_answer_get_431(echo):
     deflate = "permessage-deflate; client_max_window_bits"
-    ws = raw(echo, extra=[("Sec-WebSocket-Extensions", deflate)])
-    try:
+    with raw(echo, extra=[("Sec-WebSocket-Extensions", deflate)]) as ws:
         assert ws.response.header("Sec-WebSocket-Extensions") is None
         ws.send_text("plain")
         assert ws.read_message() == (OP_TEXT, b"plain")
-    finally:
-        ws.close()
     long_offers = ", ".join([deflate + "; server_no_context_takeover; client_no_context_takeover"] * 3)
-    ws = RawWebSocket(echo, path="/", subprotocol=None, extra=[("Sec-WebSocket-Extensions", long_offers)])
-    try:
+    with RawWebSocket(echo, path="/", subprotocol=None, extra=[("Sec-WebSocket-Extensions", long_offers)]) as ws:
         assert ws.response.status == 431, ws.response.describe()
-    finally:
-        ws.close()
 
 
 def test_any_path_no_token_and_plain_http_is_404(echo):
-    ws = raw(echo, path="/any/path?x=1")
-    try:
+    with raw(echo, path="/any/path?x=1") as ws:
         ws.send_text("path")
         assert ws.read_message() == (OP_TEXT, b"path")
-    finally:
-        ws.close()
     for path in ["/", "/api/health", "/ws"]:
         response = raw_request(echo, "GET", path, token=False)
         assert response.status == 404, response.describe()
@@ -198,11 +168,8 @@ def test_any_path_no_token_and_plain_http_is_404(echo):
 
 
 def test_the_host_rule_still_holds(echo):
-    ws = RawWebSocket(echo, path="/", subprotocol=None, host="evil.example")
-    try:
+    with RawWebSocket(echo, path="/", subprotocol=None, host="evil.example") as ws:
         assert ws.response.status == 403, ws.response.describe()
-    finally:
-        ws.close()
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-SUBPROTOCOL = "keyscope.v1"
+from support import SUBPROTOCOL
 
 
 @dataclass

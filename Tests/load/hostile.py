@@ -6,22 +6,35 @@
     python hostile.py fragments PORT TOKEN COUNT           one message in COUNT 1-byte fragments, then its reply
     python hostile.py abrupt PORT TOKEN COUNT              COUNT upgrades a second, each reset (RST) after hello
 
-Each prints one JSON line of counts on stdout when it ends (SIGTERM ends the endless ones).
+Each prints one JSON line of counts on stdout when it ends (SIGTERM ends the endless ones). The upgrade request
+and the frames are those of Tests/e2e/support.py's raw client.
 """
 
 from __future__ import annotations
 
-import base64
 import json
-import os
 import selectors
 import signal
 import socket
 import struct
 import sys
 import time
+from pathlib import Path
 
-SUBPROTOCOL = "keyscope.v1"
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))  # support.py: the raw WebSocket client
+
+from support import (  # noqa: E402
+    OP_CLOSE,
+    OP_CONT,
+    OP_TEXT,
+    ZERO_MASK,
+    LoopbackAddress,
+    RawWebSocket,
+    frame_bytes,
+    handshake_bytes,
+)
+
 stopping = False
 
 
@@ -33,34 +46,15 @@ def on_term(*_):
 signal.signal(signal.SIGTERM, on_term)
 
 
-def upgrade_bytes(port: int, token: str) -> bytes:
-    key = base64.b64encode(os.urandom(16)).decode()
-    return (
-        f"GET /ws?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: {SUBPROTOCOL}\r\n\r\n"
-    ).encode()
-
-
-def frame(opcode: int, payload: bytes, fin: bool = True) -> bytes:
-    """A client frame with an all-zero mask key (allowed, and the payload goes as it is)."""
-    head = bytes([(0x80 if fin else 0) | opcode])
-    length = len(payload)
-    if length < 126:
-        head += bytes([0x80 | length])
-    elif length < 1 << 16:
-        head += bytes([0x80 | 126]) + struct.pack("!H", length)
-    else:
-        head += bytes([0x80 | 127]) + struct.pack("!Q", length)
-    return head + b"\0\0\0\0" + payload
-
-
 def connect_ws(port: int, token: str, rcvbuf: int | None = None) -> socket.socket:
+    """An upgraded socket with nothing after the response head read from it (unlike support.RawWebSocket, which
+    reads ahead): for the clients that never read, or read only the start of hello."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if rcvbuf:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
     sock.settimeout(10)
     sock.connect(("127.0.0.1", port))
-    sock.sendall(upgrade_bytes(port, token))
+    sock.sendall(handshake_bytes(LoopbackAddress(port, token)))
     head = b""
     while b"\r\n\r\n" not in head:
         chunk = sock.recv(1)  # byte by byte: nothing after the response head is taken off the socket
@@ -78,7 +72,7 @@ def never_read(port: int, token: str, count: int, asking: bool) -> dict:
         sock.setblocking(False)
     print("ready", flush=True)
     sent = blocked = 0
-    request = frame(0x1, json.dumps({"id": "hostile", "type": "resync"}).encode())
+    request = frame_bytes(OP_TEXT, json.dumps({"id": "hostile", "type": "resync"}).encode(), key=ZERO_MASK)
     while not stopping:
         if asking:
             for sock in socks:
@@ -149,7 +143,9 @@ def slow_headers(port: int, token: str, count: int) -> dict:
 
 
 def fragments(port: int, token: str, count: int) -> dict:
-    sock = connect_ws(port, token)
+    ws = RawWebSocket(LoopbackAddress(port, token))
+    if not ws.accepted:
+        raise ConnectionError(f"upgrade refused: {ws.response.describe()[:200]}")
     print("ready", flush=True)
     prefix = b'{"id": "fragments", "type": "resync", "pad": "'
     suffix = b'"}'
@@ -158,47 +154,28 @@ def fragments(port: int, token: str, count: int) -> dict:
     started = time.monotonic()
     chunks = []
     for index in range(count):
-        opcode = 0x1 if index == 0 else 0x0
-        chunks.append(frame(opcode, body[index : index + 1], fin=index == count - 1))
+        opcode = OP_TEXT if index == 0 else OP_CONT
+        chunks.append(frame_bytes(opcode, body[index : index + 1], fin=index == count - 1, key=ZERO_MASK))
         if len(chunks) == 65536:
-            sock.sendall(b"".join(chunks))
+            ws.sock.sendall(b"".join(chunks))
             chunks = []
-    sock.sendall(b"".join(chunks))
+    ws.sock.sendall(b"".join(chunks))
     sent = time.monotonic()
     # Read frames until the reply to our request (the hello, a snapshot and changes come first).
-    sock.settimeout(120)
-    buffer = b""
     reply = None
     while reply is None:
-        chunk = sock.recv(1 << 16)
-        if not chunk:
+        try:
+            _, opcode, payload = ws.read_frame(timeout=120)
+        except EOFError:
             break
-        buffer += chunk
-        while len(buffer) >= 2:
-            length = buffer[1] & 0x7F
-            offset = 2
-            if length == 126:
-                if len(buffer) < 4:
-                    break
-                length, offset = struct.unpack("!H", buffer[2:4])[0], 4
-            elif length == 127:
-                if len(buffer) < 10:
-                    break
-                length, offset = struct.unpack("!Q", buffer[2:10])[0], 10
-            if len(buffer) < offset + length:
-                break
-            opcode, payload = buffer[0] & 0x0F, buffer[offset : offset + length]
-            buffer = buffer[offset + length :]
-            if opcode == 0x8:
-                reply = {"closed": struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None}
-                break
-            if opcode == 0x1 and b'"reply"' in payload[:200]:
-                message = json.loads(payload)
-                if message.get("type") == "reply" and message.get("id") == "fragments":
-                    reply = message
-                    break
+        if opcode == OP_CLOSE:
+            reply = {"closed": struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None}
+        elif opcode == OP_TEXT and b'"reply"' in payload[:200]:
+            message = json.loads(payload)
+            if message.get("type") == "reply" and message.get("id") == "fragments":
+                reply = message
     done = time.monotonic()
-    sock.close()
+    ws.close()
     return {"fragments": count, "send_seconds": round(sent - started, 3), "reply_seconds": round(done - started, 3),
             "reply_ok": bool(reply and reply.get("ok")), "reply": reply if not (reply and reply.get("ok")) else "ok"}
 

@@ -2,8 +2,8 @@
 report they write, sampling a process's memory and file descriptors, and the host probe process
 (Sources/KeyscopeHostProbe).
 
-The server helpers of the end-to-end tests (`KeyscopeServer`, `http`, `StreamClient`, `RawWebSocket`) are imported
-from Tests/e2e/support.py by conftest.py, not copied.
+The server helpers of the end-to-end tests (`KeyscopeServer`, `http`, `StreamClient`, `RawWebSocket`, the addresses
+and `/proc` readings) come from Tests/e2e/support.py, which conftest.py puts on the path: not copied.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ import subprocess
 import threading
 import time
 from pathlib import Path
+
+from support import LoopbackAddress, cpu_seconds, rss_kib
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -73,21 +75,8 @@ class Report:
 # MARK: - A process's memory and descriptors
 
 
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise AssertionError(f"no VmRSS in /proc/{pid}/status")
-
-
 def fd_count(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of the whole process so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def settled_fd_count(pid: int, target: int | None = None, timeout: float = 15) -> int:
@@ -155,9 +144,10 @@ def probe_binary() -> Path:
 DASHBOARD = re.compile(r"^inspector http://127\.0\.0\.1:(\d+)/\?token=(\S+)$")
 
 
-class Probe:
+class Probe(LoopbackAddress):
     """A running KeyscopeHostProbe: its stdout (`inspector …`, `recording …`, `work N`) and stderr (its log) are
-    read by threads for its whole life, and can be waited on."""
+    read by threads for its whole life, and can be waited on. Its inspector's addresses (port and token, once it
+    printed them) are what Tests/e2e/support.py's clients (`http`, `ws_connect`, `StreamClient`) ask for."""
 
     def __init__(self, args: list[str], prefix: list[str] | None = None, env: dict[str, str] | None = None) -> None:
         binary = probe_binary()
@@ -172,8 +162,7 @@ class Probe:
         self.stdout: list[str] = []
         self.stderr: collections.deque[str] = collections.deque(maxlen=2000)
         self.last_work = 0
-        self.port = 0
-        self.token = ""
+        super().__init__()
         self._changed = threading.Condition()
         self._threads = [
             threading.Thread(target=self._drain, args=(self.process.stdout, True), daemon=True),
@@ -181,18 +170,6 @@ class Probe:
         ]
         for thread in self._threads:
             thread.start()
-
-    # The addresses Tests/e2e/support.py's clients (`http`, `ws_connect`, `StreamClient`) ask a server for.
-
-    @property
-    def host_header(self) -> str:
-        return f"127.0.0.1:{self.port}"
-
-    def ws_url(self, token: str | None = "", query: str = "") -> str:
-        items = [] if token is None else ["token=" + (token or self.token)]
-        if query:
-            items.append(query)
-        return f"ws://127.0.0.1:{self.port}/ws" + ("?" + "&".join(items) if items else "")
 
     def _drain(self, stream, is_stdout: bool) -> None:
         for raw in iter(stream.readline, b""):

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from loadsupport import Sampler, number, rss_kib, settled_fd_count
+from loadsupport import Sampler, number, settled_fd_count
 from normal import NormalClient
-from support import KeyscopeServer, StreamClient
+from support import KeyscopeServer, StreamClient, rss_kib
 
 SECONDS = float(number("HOSTILE_SECONDS", 20))
 RATE = int(number("HOSTILE_RATE", 1000))
