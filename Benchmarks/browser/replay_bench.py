@@ -12,7 +12,7 @@ registered and removed again and again), set/insert/remove/merge patches, transa
 subscription list now and then: Benchmarks/recording/kslog_gen.py, generated once per size into the cache folder
 that the CLI's replay bench (recording_bench.py) shares, so both read the same file.
 
-    make bench-recording   (also run by make bench)
+    make bench-recording   (also run by make bench; EVENTS=… changes the size, as for recording_bench.py)
     KEYSCOPE_BIN=.build/release/keyscope .venv-e2e/bin/python Benchmarks/browser/replay_bench.py --help
 
 Only a server or browser that cannot start, or a recording the dashboard refuses, fails the run. The figures also go
@@ -80,7 +80,8 @@ def percentile(values: list[float], share: float) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--events", type=int, default=1_000_000, help="events in the recording (1000000)")
+    parser.add_argument("--events", type=int, default=int(os.environ.get("EVENTS", 1_000_000)),
+                        help="events in the recording ($EVENTS, as recording_bench.py reads it; else 1000000)")
     parser.add_argument("--jumps", type=int, default=30, help="random jumps to time (30)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the jumps' targets (7)")
     parser.add_argument("--cache", default=str(kslog_gen.DEFAULT_CACHE),

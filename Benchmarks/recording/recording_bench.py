@@ -26,9 +26,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 import kslog_gen  # noqa: E402
 from bench_results import Results  # noqa: E402
-from support import KeyscopeServer, http, keyscope_binary  # noqa: E402
-
-TICKS = os.sysconf("SC_CLK_TCK")
+from support import KeyscopeServer, cpu_seconds, http, keyscope_binary  # noqa: E402
 
 
 def timed_child(args: list[str]) -> tuple[float, float, int, str, str]:
@@ -62,11 +60,6 @@ def replay_figures(events: int, results: Results) -> None:
         why = "no other tool reads a .kslog"
         results.add(f"{label}, events", events / wall, "/s", "higher", no_peer=why)
         results.add("  peak RSS", rss / 1024, "MiB", no_peer=why)
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 def last_seq(server: KeyscopeServer) -> int:

@@ -20,7 +20,7 @@ extension InspectorReport {
             files.append(
                 ResultsFile(
                     part: part, title: title,
-                    command: "swift run -c release --package-path Benchmarks keyscope-bench \(part)",
+                    command: ResultsFile.keyscopeBenchCommand(part),
                     seconds: partSeconds[part] ?? 0, figures: figures))
         }
         add(
@@ -31,7 +31,8 @@ extension InspectorReport {
         return files
     }
 
-    private var pushRounds: Int { push.first?.all.count ?? 0 }
+    /// How many runs of each push scenario were made (the median is over them).
+    var pushRounds: Int { push.first?.all.count ?? 0 }
 
     private var pushFigures: [ReportFigure] {
         push.filter { $0.scenario.kind == .keyscope }.flatMap { result -> [ReportFigure] in

@@ -6,8 +6,6 @@ struct InspectorReport {
     typealias PushResult = (scenario: PushScenario, median: PushSample, all: [PushSample])
 
     var push: [PushResult] = []
-    var keyscope = ""
-    var peer = ""
     /// Each paced run, Keyscope's and the peer's at each rate.
     var latencies: [(kind: PushServerKind, sample: LatencySample)] = []
     var setResults: [BenchmarkResult] = []
@@ -26,17 +24,24 @@ struct InspectorReport {
         return sections.joined(separator: "\n\n")
     }
 
+    /// Keyscope's live run to one parsing client, one patch per change: the run the summary line sets beside the
+    /// peer's.
+    private var keyscopeOneParsing: PushResult? {
+        push.first {
+            $0.scenario.kind == .keyscope && $0.scenario.clients == 1 && $0.scenario.mode == .parse
+                && $0.scenario.patchesPerChange == 1 && !$0.scenario.backlog
+        }
+    }
+
     private var pushTable: String {
-        let peerRate = push.first { $0.scenario.name == peer }?.median.delivered ?? .nan
-        // The ratio to the peer's run of the same shape; "—" where the peer has none (more than one client).
+        // The ratio to the peer's run of the same shape; "—" where the peer has none (more than one client, catch-up).
         func versusPeer(_ result: PushResult) -> String {
             peerResult(for: result.scenario).map { Report.ratio(result.median.delivered / $0.median.delivered) } ?? "—"
         }
-        let keyscopeResult = push.first { $0.scenario.name == keyscope }
         var lines: [String] = []
         lines.append(
             "Inspector push throughput (patches delivered end to end; one patch per change and log entry unless the "
-                + "scenario says transactions; median of \(push[0].all.count) runs)")
+                + "scenario says transactions; median of \(pushRounds) runs)")
         lines.append(
             Report.grid(
                 [
@@ -54,12 +59,13 @@ struct InspectorReport {
                         versusPeer(result),
                     ]
                 }))
-        if let keyscopeResult, let peerResult = push.first(where: { $0.scenario.name == peer }) {
-            let own = keyscopeResult.all.map { rate($0.delivered) }.joined(separator: ", ")
-            let theirs = peerResult.all.map { rate($0.delivered) }.joined(separator: ", ")
-            let cpu = keyscopeResult.median.serverMicrosecondsPerPatch / peerResult.median.serverMicrosecondsPerPatch
+        if let keyscopeRun = keyscopeOneParsing, let peerRun = peerResult(for: keyscopeRun.scenario) {
+            let own = keyscopeRun.all.map { rate($0.delivered) }.joined(separator: ", ")
+            let theirs = peerRun.all.map { rate($0.delivered) }.joined(separator: ", ")
+            let cpu = keyscopeRun.median.serverMicrosecondsPerPatch / peerRun.median.serverMicrosecondsPerPatch
+            let ratio = keyscopeRun.median.delivered / peerRun.median.delivered
             lines.append(
-                "Keyscope / Hummingbird, 1 parsing client: \(Report.ratio(keyscopeResult.median.delivered / peerRate)) "
+                "Keyscope / Hummingbird, 1 parsing client: \(Report.ratio(ratio)) "
                     + "in patches/s (runs, interleaved: Keyscope \(own); Hummingbird \(theirs)); "
                     + "\(Report.ratio(cpu)) in server CPU per patch")
         }
@@ -110,16 +116,23 @@ struct InspectorReport {
             are this package's WebSocket client on POSIX sockets, one thread each (upgrade with keyscope.v1 and the \
             bearer token, unmasked frames, 16/64-bit lengths, continuations); once every client has its snapshot, the \
             main thread writes the changes as fast as it can through the public store API. A parsing client parses \
-            every message whole with jansson (json_loadb) and counts the `entries` array; the one that does not parse \
-            counts bytes and skims the last seq from the end of each message. patches/s = patches written ÷ (time the \
-            slowest client read the message holding the last seq − producer start), i.e. the minimum over the \
-            clients; producer/s = patches ÷ the producer loop's own time; behind = entries the slowest client still \
-            lacked when the producer finished; server µs/patch = CPU time of the server's threads per patch (the \
-            process's CPU time from producer start until the last client is done, less the producer's and the \
-            clients' thread CPU time: cursor reads, settling the log, line encoding, framing, writes to every client); \
-            client µs/patch = the clients' thread CPU time per patch received (reading and parsing); vs peer compares \
-            with the Hummingbird row of the same shape (clients, parsing, patches per change; the peer feeds one \
-            client at a time, so the 10-client row has none). Scenarios run interleaved, one run of each per round.
+            every message whole with jansson (json_loadb) and counts the `entries` array; a scanning client runs every \
+            message through JSONScanner, a validating streaming parser that builds no tree (the JSON grammar, string \
+            escapes, UTF-8 and number syntax checked on every byte; each entry's seq read and the entries counted); \
+            the one that does not parse counts bytes and skims the last seq from the end of each message. The \
+            "catch-up" rows write all their changes first, with no client connected, then connect the client with \
+            ?resume=SEQ (the seq before them) and time it from the connection until it has the last seq: no producer \
+            runs while they are timed (producer/s is the write loop before; behind is every change). patches/s = \
+            patches written ÷ (time the slowest client read the message holding the last seq − producer start, or the \
+            connection in a catch-up run), i.e. the minimum over the clients; producer/s = patches ÷ the producer \
+            loop's own time; behind = entries the slowest client still lacked when the producer finished; server \
+            µs/patch = CPU time of the server's threads per patch (the process's CPU time from producer start, or the \
+            connection, until the last client is done, less the producer's and the clients' thread CPU time: cursor \
+            reads, settling the log, line encoding, framing, writes to every client); client µs/patch = the clients' \
+            thread CPU time per patch received (reading and parsing); vs peer compares with the Hummingbird row of the \
+            same shape (clients, parsing, patches per change; the peer feeds one client at a time, so the 10-client row \
+            has none, and it cannot resume a client, so the catch-up rows have none). Scenarios run interleaved, one \
+            run of each per round.
             The peer: a Hummingbird application (default set-up: NIO's singleton event loop group, route on the global \
             executor) whose hummingbird-websocket route checks the same bearer token, sends hello and the snapshot's \
             bytes, then, whenever the hub appended (the hub's onAppend, at most one wake-up per burst, as the Keyscope \

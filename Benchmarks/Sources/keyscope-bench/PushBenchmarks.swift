@@ -72,10 +72,6 @@ enum PushBenchmarks {
             scenario.changes, patchesPerChange: scenario.patchesPerChange, into: rig.store)
         let producerCPU = threadCPUNanoseconds() - producerStart
         let slowestNow = clients.map { $0.received.load(ordering: .relaxed) }.min() ?? target
-        guard rig.hub.lastSeq == target else {
-            throw BenchError(
-                "\(scenario.name): the hub logged \(rig.hub.lastSeq - first) entries for \(scenario.changes) changes")
-        }
         return try sample(
             scenario, rig: rig, clients: clients, first: first,
             timing: Timing(
@@ -112,12 +108,16 @@ enum PushBenchmarks {
         let behind: Int
     }
 
-    /// Waits until every client has the run's last seq, checks that each got every entry without a gap, and computes
-    /// the sample.
+    /// Checks that the hub logged one entry per change, waits until every client has the run's last seq, checks that
+    /// each got every entry without a gap, and computes the sample.
     private static func sample(
         _ scenario: PushScenario, rig: PushRig, clients: [BenchClient], first: Int, timing: Timing
     ) throws -> PushSample {
         let target = first + scenario.changes
+        guard rig.hub.lastSeq == target else {
+            throw BenchError(
+                "\(scenario.name): the hub logged \(rig.hub.lastSeq - first) entries for \(scenario.changes) changes")
+        }
         for client in clients where !client.waitUntilFinished() {
             throw BenchError(
                 "\(scenario.name): a client did not get seq \(target): \(client.failure.map { "\($0)" } ?? "time-out")")

@@ -67,6 +67,11 @@ struct ResultsFile: Encodable {
         cores = ProcessInfo.processInfo.activeProcessorCount
     }
 
+    /// How to run one section of keyscope-bench alone: the `command` of the Swift parts' files.
+    static func keyscopeBenchCommand(_ section: String) -> String {
+        "swift run -c release --package-path Benchmarks keyscope-bench \(section)"
+    }
+
     /// The results folder: `$KEYSCOPE_BENCH_RESULTS`, else `.build-bench/results` in the checkout this tool was
     /// built from.
     static var folder: URL {

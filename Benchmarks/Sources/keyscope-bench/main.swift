@@ -35,8 +35,6 @@ func save(_ file: ResultsFile) {
     }
 }
 
-let command = "swift run -c release --package-path Benchmarks keyscope-bench"
-
 if sections.contains("store") {
     let harness = Harness()
     let start = ContinuousClock.now
@@ -54,7 +52,7 @@ if sections.contains("store") {
     save(
         ResultsFile(
             part: "store", title: "Store operations (ns per operation, median of \(harness.rounds) rounds)",
-            command: "\(command) store", seconds: Harness.nanoseconds(elapsed) / 1e9,
+            command: ResultsFile.keyscopeBenchCommand("store"), seconds: Harness.nanoseconds(elapsed) / 1e9,
             figures: StoreBenchmarks.figures(results)))
 }
 
@@ -69,7 +67,7 @@ if sections.contains("codec") {
     save(
         ResultsFile(
             part: "codec", title: "Encoding and decoding (ns per value, median of \(harness.rounds) rounds)",
-            command: "\(command) codec", seconds: Harness.nanoseconds(elapsed) / 1e9,
+            command: ResultsFile.keyscopeBenchCommand("codec"), seconds: Harness.nanoseconds(elapsed) / 1e9,
             figures: codec.figures(results)))
 }
 
