@@ -4,7 +4,7 @@ import PackageDescription
 // libFuzzer targets over the main package, in their own package so that the sanitizer builds never touch the main
 // build. `make fuzz` builds them with `-sanitize=fuzzer,address` into .build-fuzz and runs each for a bounded time
 // (docs/hardening.md "Fuzzing"). Each executable is one fuzz target: libFuzzer's own options apply
-// (`.build-fuzz/debug/fuzz-codec -help=1`), and a file argument replays that input.
+// (`.build-fuzz/release/fuzz-codec -help=1`), and a file argument replays that input.
 
 /// The same upcoming-feature flags as the main package's targets.
 let strictSettings: [SwiftSetting] = [
