@@ -56,36 +56,46 @@ public final class HubCursor: Sendable {
     /// nothing new. `maxBytes` counts the entries' lines and the commas between them.
     public func next(maxEntries: Int = 10_000, maxBytes: Int = 1 << 20) -> CursorRead? {
         position.withLock { position -> CursorRead? in
-            enum Plan {
-                case send([HubLogEntry])
-                case resync(gapFrom: Int?)
-            }
             // Settling first keeps the log within its bounds, on this (the reader's) thread rather than the writer's.
             hub.settle()
-            let plan = hub.state.withLock { state -> Plan in
-                if position.mustResync { return .resync(gapFrom: nil) }
-                if position.next < state.log.firstSeq { return .resync(gapFrom: position.next) }
-                return .send(state.log.entries(from: position.next, limit: max(1, maxEntries)))
-            }
-            switch plan {
-            case .send(let entries):
-                guard !entries.isEmpty else { return nil }
-                var bytes = 0
-                var count = 0
-                for entry in entries {
-                    let size = entry.lineBytes.count + (count > 0 ? 1 : 0)
-                    if count > 0, bytes + size > maxBytes { break }
-                    bytes += size
-                    count += 1
+            var taken: [HubLogEntry] = []
+            var bytes = 0
+            var full = false
+            let limit = max(1, maxEntries)
+            // Entries are copied out of the log a chunk at a time, and only as many as the limits let through: the
+            // writer waits on the same lock, and a frame's worth of lines is often a tenth of `maxEntries`.
+            while !full, taken.count < limit {
+                let wanted = min(Self.chunkEntries, limit - taken.count)
+                let next = position.next + taken.count
+                let chunk = hub.state.withLock { state -> [HubLogEntry]? in
+                    guard !position.mustResync, next >= state.log.firstSeq else { return nil }
+                    return state.log.entries(from: next, limit: wanted)
                 }
-                position.next += count
-                return .entries(count == entries.count ? entries : Array(entries.prefix(count)))
-            case .resync(let gapFrom):
-                let snapshot = Self.reposition(&position, to: hub.makeSnapshot())
-                return gapFrom.map { .gap(from: $0, to: snapshot.seq, snapshot: snapshot) } ?? .snapshot(snapshot)
+                guard let chunk else {
+                    if !taken.isEmpty { break }  // what was taken is still ours to send; the gap comes next read
+                    let gapFrom = position.mustResync ? nil : position.next
+                    let snapshot = Self.reposition(&position, to: hub.makeSnapshot())
+                    return gapFrom.map { .gap(from: $0, to: snapshot.seq, snapshot: snapshot) } ?? .snapshot(snapshot)
+                }
+                for entry in chunk {
+                    let size = entry.lineBytes.count + (taken.isEmpty ? 0 : 1)
+                    if !taken.isEmpty, bytes + size > maxBytes {
+                        full = true
+                        break
+                    }
+                    bytes += size
+                    taken.append(entry)
+                }
+                if chunk.count < wanted { break }  // the log has no more
             }
+            guard !taken.isEmpty else { return nil }
+            position.next += taken.count
+            return .entries(taken)
         }
     }
+
+    /// How many entries one read copies out of the log under the hub's lock at a time.
+    static let chunkEntries = 256
 
     /// A fresh snapshot, with the cursor moved to just after it (the `resync` request).
     public func resync() -> HubSnapshot {
