@@ -80,7 +80,11 @@ final class ServerCore: @unchecked Sendable {
     /// Wakes the service thread to send what the hub appended. Called by the hub under a store's lock: cheap, and
     /// one `lws_cancel_service` per burst.
     func wake() {
-        guard !wakePending.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        // A plain load first: while the flag stays set (a busy stream), writers only read its cache line instead
+        // of taking it from the service thread with an exchange on every append.
+        guard !wakePending.load(ordering: .sequentiallyConsistent),
+            !wakePending.exchange(true, ordering: .sequentiallyConsistent)
+        else { return }
         shared.withLock { state in
             if let context = state.context { lws_cancel_service(context.pointer) }
         }
