@@ -73,34 +73,43 @@ public struct LogTime: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// The RFC 3339 text as UTF-8 bytes.
     public var rfc3339Bytes: [UInt8] {
-        let (days, micros) = microsecondsSince1970.quotientAndFlooredRemainder(dividingBy: Self.microsPerDay)
-        let (year, month, day) = CivilCalendar.civil(days: days)
-        let seconds = micros / Self.microsPerSecond
         var out: [UInt8] = []
         out.reserveCapacity(27)
-        func digits(_ value: Int64, _ count: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 {
-                out.append(0x30 + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
-        }
-        digits(year, 4)
-        out.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        out.append(UInt8(ascii: "-"))
-        digits(day, 2)
-        out.append(UInt8(ascii: "T"))
-        digits(seconds / 3600, 2)
-        out.append(UInt8(ascii: ":"))
-        digits(seconds / 60 % 60, 2)
-        out.append(UInt8(ascii: ":"))
-        digits(seconds % 60, 2)
-        out.append(UInt8(ascii: "."))
-        digits(micros % Self.microsPerSecond, 6)
-        out.append(UInt8(ascii: "Z"))
+        appendRFC3339(to: &out)
         return out
+    }
+
+    /// Appends the 27 bytes of ``rfc3339`` to `bytes` (log lines carry one each, and this is their hot path).
+    public func appendRFC3339(to bytes: inout [UInt8]) {
+        let (days, micros) = microsecondsSince1970.quotientAndFlooredRemainder(dividingBy: Self.microsPerDay)
+        let (year, month, day) = CivilCalendar.civil(days: days)
+        let seconds = Int(micros / Self.microsPerSecond)
+        let fraction = Int(micros % Self.microsPerSecond)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { out in
+            // Each field's digits are written from its right end (the year is within 0000–9999 by construction).
+            func digits(_ value: Int, _ count: Int, endingAt end: Int) {
+                var rest = value
+                for position in stride(from: end, to: end - count, by: -1) {
+                    out[position] = 0x30 + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            digits(Int(year), 4, endingAt: 3)
+            out[4] = UInt8(ascii: "-")
+            digits(Int(month), 2, endingAt: 6)
+            out[7] = UInt8(ascii: "-")
+            digits(Int(day), 2, endingAt: 9)
+            out[10] = UInt8(ascii: "T")
+            digits(seconds / 3600, 2, endingAt: 12)
+            out[13] = UInt8(ascii: ":")
+            digits(seconds / 60 % 60, 2, endingAt: 15)
+            out[16] = UInt8(ascii: ":")
+            digits(seconds % 60, 2, endingAt: 18)
+            out[19] = UInt8(ascii: ".")
+            digits(fraction, 6, endingAt: 25)
+            out[26] = UInt8(ascii: "Z")
+            bytes.append(contentsOf: UnsafeBufferPointer(out))
+        }
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS.ffffffZ` exactly: UTC (`Z`), six fractional digits, a real calendar date,

@@ -83,42 +83,47 @@ public final class HubLogEntry: Sendable {
         var bytes: [UInt8] = []
         // The estimate is one cheap walk; without it a transaction's line would grow its buffer several times.
         bytes.reserveCapacity(estimatedBytes + 16)
-        bytes += #"{"patches":["#.utf8
+        JSONBytes.appendLiteral(#"{"patches":["#, to: &bytes)
         for (index, patch) in change.patches.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "{"))
+            JSONBytes.appendLiteral(index > 0 ? #",{"# : "{", to: &bytes)
             if let new = patch.newValue {
-                bytes += #""new":"#.utf8
+                JSONBytes.appendLiteral(#""new":"#, to: &bytes)
                 new.appendJSON(to: &bytes, sortedKeys: true)
                 bytes.append(UInt8(ascii: ","))
             }
             if let old = patch.oldValue {
-                bytes += #""old":"#.utf8
+                JSONBytes.appendLiteral(#""old":"#, to: &bytes)
                 old.appendJSON(to: &bytes, sortedKeys: true)
                 bytes.append(UInt8(ascii: ","))
             }
-            bytes += #""op":""#.utf8
-            bytes += patch.op.rawValue.utf8
-            bytes += #"","path":"#.utf8
+            JSONBytes.appendLiteral(Self.opAndPathKey(patch.op), to: &bytes)
             patch.keyPath.appendJSONString(to: &bytes)
             bytes.append(UInt8(ascii: "}"))
         }
-        bytes += #"],"seq":"#.utf8
-        bytes += String(seq).utf8
-        bytes += #","store":"#.utf8
+        JSONBytes.appendLiteral(#"],"seq":"#, to: &bytes)
+        JSONBytes.appendDecimal(seq, to: &bytes)
+        JSONBytes.appendLiteral(#","store":"#, to: &bytes)
         StoreValue.string(storeID.description).appendJSON(to: &bytes)
-        bytes += #","time":""#.utf8
-        bytes += time.rfc3339Bytes
-        bytes += #"","txn":"#.utf8
+        JSONBytes.appendLiteral(#","time":""#, to: &bytes)
+        time.appendRFC3339(to: &bytes)
         if let transaction = change.transactionID {
-            bytes.append(UInt8(ascii: "\""))
-            bytes += transaction.uuidString.lowercased().utf8
-            bytes.append(UInt8(ascii: "\""))
+            JSONBytes.appendLiteral(#"","txn":""#, to: &bytes)
+            JSONBytes.appendLowercased(transaction, to: &bytes)
+            JSONBytes.appendLiteral(#""}"#, to: &bytes)
         } else {
-            bytes += "null".utf8
+            JSONBytes.appendLiteral(#"","txn":null}"#, to: &bytes)
         }
-        bytes.append(UInt8(ascii: "}"))
         return bytes
+    }
+
+    /// A patch's `op` member and the key of the `path` after it, as one literal.
+    private static func opAndPathKey(_ op: StorePatch.Operation) -> StaticString {
+        switch op {
+        case .set: #""op":"set","path":"#
+        case .insert: #""op":"insert","path":"#
+        case .remove: #""op":"remove","path":"#
+        case .merge: #""op":"merge","path":"#
+        }
     }
 
     /// The entry as the JSON object of its line.

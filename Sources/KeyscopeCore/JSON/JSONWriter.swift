@@ -110,20 +110,17 @@ struct JSONWriter {
     static func appendDecimal<Value: FixedWidthInteger>(_ value: Value, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var rest = value.magnitude
-        var count = 1
-        var power: Value.Magnitude = 10
-        while rest >= power {
-            count += 1
-            // Past the type's largest power of ten, `rest` has all the digits it can have.
-            let (next, overflow) = power.multipliedReportingOverflow(by: 10)
-            if overflow { break }
-            power = next
-        }
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-        for position in stride(from: start + count - 1, through: start, by: -1) {
-            bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
+        // Digits are made right to left on the stack and appended in one copy. A bit is less than a third of a
+        // decimal digit, so bitWidth / 3 + 1 places hold any magnitude.
+        let capacity = Value.bitWidth / 3 + 1
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { digits in
+            var start = capacity
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest != 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 
