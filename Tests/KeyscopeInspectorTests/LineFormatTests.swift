@@ -34,7 +34,8 @@ import Testing
         let hub = startedHub()
         let store = try addStore(hub, "ops", root: ["list": [1, 2], "obj": ["a": 1]])
         try store.apply([
-            .set("obj.a", "é \"quoted\"\n"), .insert("list[1]", 1.5), .remove("list[0]"), .merge("obj", ["b": nil, "c": [true]]),
+            .set("obj.a", "é \"quoted\"\n"), .insert("list[1]", 1.5), .remove("list[0]"),
+            .merge("obj", ["b": nil, "c": [true]]),
             .set(try StoreKeyPath(parsing: #"obj["odd key"]"#), -9_223_372_036_854_775_807),
         ])
         store.set("list[0]", 0)
@@ -44,8 +45,9 @@ import Testing
             #expect(entry.lineBytes == entry.jsonObject.jsonBytes(sortedKeys: true))
         }
         let transaction = try parsed(try #require(hub.entry(seq: 2)).lineBytes)
-        #expect(transaction["patches"]?.arrayValue?.compactMap { $0.objectValue?["op"]?.stringValue }
-            == ["set", "insert", "remove", "merge", "set"])
+        #expect(
+            transaction["patches"]?.arrayValue?.compactMap { $0.objectValue?["op"]?.stringValue }
+                == ["set", "insert", "remove", "merge", "set"])
         #expect(transaction["txn"]?.stringValue == hub.entry(seq: 2)?.change?.transactionID?.uuidString.lowercased())
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import KeyscopeCore
-@testable import KeyscopeInspector
 import Synchronization
 import Testing
+
+@testable import KeyscopeInspector
 
 /// With no reader, the log is still kept within its bounds: once enough entries wait, they are settled (by a
 /// background queue, so that the writer does not pay for it) without anyone reading or asking.

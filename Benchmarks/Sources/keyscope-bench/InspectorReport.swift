@@ -174,11 +174,11 @@ struct InspectorReport {
                 """)
         }
         paragraphs.append(
-                """
-                Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores shared by the producer, the server's \
-                thread(s) and the clients. Inspector section: \
-                \(String(format: "%.1f", Harness.nanoseconds(elapsed) / 1e9)) s.
-                """)
+            """
+            Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores shared by the producer, the server's \
+            thread(s) and the clients. Inspector section: \
+            \(String(format: "%.1f", Harness.nanoseconds(elapsed) / 1e9)) s.
+            """)
         return paragraphs.joined(separator: "\n")
     }
 
