@@ -20,9 +20,10 @@ import Synchronization
 /// **Under the store's lock.** The registry calls the hub's observer synchronously, under the lock of the store
 /// that changed. The observer only takes the next seq and the time, appends the entry and calls ``onAppend``: it
 /// never walks a value, never encodes JSON, never waits for a client and never calls a store. The log's bounds (byte
-/// estimates, eviction) are kept by ``settle()`` on a reader's thread, and a snapshot reads the stores themselves
-/// (see ``snapshot()``), so the hub keeps no copy of their state. Appending never waits for readers: a cursor that
-/// the log's tail passed gets a `gap` and a fresh snapshot when it next reads.
+/// estimates, eviction) are kept by ``settle()`` on a reader's thread (or a background queue when no reader keeps
+/// up), and a snapshot reads the stores themselves (see ``snapshot()``), so the hub keeps no copy of their state.
+/// Appending never waits for readers: a cursor that the log's tail passed gets a `gap` and a fresh snapshot when it
+/// next reads.
 ///
 /// **Thread safety.** The log and the known stores are in one `Mutex`, held by the observer only to append and by
 /// readers only to copy references out; it is never held while calling out. Settling is serialised by a second one,
@@ -51,6 +52,8 @@ public final class InspectorHub: Sendable {
     let state = Mutex(State())
     /// Serialises ``settle()``; taken before `state`, never while holding it.
     private let settling = Mutex(())
+    /// Set while a settle is queued on ``settleQueue`` (see ``settleInBackground()``).
+    private let settleQueued = Atomic<Bool>(false)
     /// The observation while running; held through the whole of start and stop.
     private let lifecycle = Mutex<ObservationToken?>(nil)
     /// Re-sends the subscription list when delivery counts moved (see ``refreshDeliveries()``), while running.
@@ -207,14 +210,29 @@ public final class InspectorHub: Sendable {
         }
         guard let appended else { return }
         WriteTicket.current?.offer(appended.entry, from: self)
-        // Readers settle the log as they read; with none reading, the writer does it now and then, so that the
-        // bounds hold (give or take the threshold) and the mirror stays close.
-        if appended.settle { settle() }
+        // Readers settle the log as they read; with none keeping up, a background queue does it once this many are
+        // waiting, so that the bounds hold (give or take the threshold) and the writer never pays for it.
+        if appended.settle { settleInBackground() }
         appended.wake?()
     }
 
-    /// How many entries may wait for ``settle()`` before the writer settles them itself.
+    /// How many entries may wait for ``settle()`` before the writer asks the background queue to settle them.
     static let writerSettleThreshold = 1024
+
+    /// Settles the log on ``settleQueue`` unless a settle is already queued. The flag is read before it is taken:
+    /// every append until the queued settle runs lands here, and a load leaves the flag's cache line shared.
+    private func settleInBackground() {
+        guard !settleQueued.load(ordering: .acquiring), !settleQueued.exchange(true, ordering: .acquiringAndReleasing)
+        else { return }
+        Self.settleQueue.async { [weak self] in
+            guard let self else { return }
+            self.settleQueued.store(false, ordering: .releasing)
+            self.settle()
+        }
+    }
+
+    /// Where logs are settled when no reader keeps up (one queue for every hub: settling is short and rare).
+    private static let settleQueue = DispatchQueue(label: "keyscope.hub.settle", qos: .utility)
 
     /// Whether an event belongs in the log, updating the known stores: events of stores the hub does not know are
     /// dropped (only possible while ``start()`` is picking stores up: its read of such a store's state already
@@ -237,7 +255,8 @@ public final class InspectorHub: Sendable {
 
     /// Enforces the log's bounds: what the observer leaves out of the write path (each entry's byte estimate, the
     /// eviction of the oldest entries, releasing them). Cursors call it before they read, so it runs on the reader's
-    /// thread; the writer calls it only when ``writerSettleThreshold`` entries are waiting (no client is reading).
+    /// thread; when ``writerSettleThreshold`` entries are waiting (no client keeps up), the writer queues it on a
+    /// background queue.
     func settle() {
         settling.withLock { _ in
             let pending = state.withLock { state in
