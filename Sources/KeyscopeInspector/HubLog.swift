@@ -1,10 +1,17 @@
+import KeyscopeCodec
+import KeyscopeCore
+
 /// The bounded in-memory log: entries in `seq` order, the oldest dropped when a bound is passed.
 ///
-/// A value type kept inside the hub's lock box. Appending only stores the entry: the writer's thread pays nothing
-/// more. Bounds are enforced by ``settle(through:addedBytes:options:keepAfter:)``, which a reader (or the writer,
-/// once enough is pending) calls once it has recorded each entry's estimated size in the entry; only settled entries
-/// are evicted. Evicted slots are cleared at once and the array is compacted only when more than half of it is
+/// A value type kept inside the hub's lock box. Appending only stores the entry (a spare one refilled, when there is
+/// one): the writer's thread pays nothing more. Bounds are enforced by
+/// ``settle(through:addedBytes:options:keepAfter:)``, which a reader (or a background queue, once enough is pending)
+/// calls once it has recorded each entry's estimated size in the entry; only settled entries are evicted. Evicted slots are cleared at once and the array is compacted only when more than half of it is
 /// cleared slots. Readers copy references out, so eviction just moves the tail.
+///
+/// Evicted entries that nobody else holds come back as spares (``keepSpares(_:)``), which later appends refill
+/// instead of allocating: see ``HubLogEntry``. A spare keeps its old event (and values) until it is refilled, so
+/// spares are bounded too: ``spareLimit`` entries and ``spareByteLimit`` estimated bytes beyond the log's bounds.
 struct HubLog {
     /// Slots `head...` hold the live entries; earlier slots are cleared.
     private var slots: [HubLogEntry?] = []
@@ -17,6 +24,13 @@ struct HubLog {
     private(set) var settledSeq = 0
     /// How many entries were ever evicted (for tests and metrics).
     private(set) var evicted = 0
+    /// Evicted entries that nobody else holds, for appends to refill, and the sum of their estimated sizes.
+    private var spares: [HubLogEntry] = []
+    private(set) var spareBytes = 0
+
+    /// The most spare entries kept, and the most estimated bytes they hold: evicted entries beyond them are freed.
+    static let spareLimit = 4096
+    static let spareByteLimit = 1 << 20
 
     /// The oldest seq still in the log (`nextSeq` when the log is empty).
     var firstSeq: Int { nextSeq - count }
@@ -26,13 +40,42 @@ struct HubLog {
     /// Entries appended but not settled yet.
     var unsettled: Int { lastSeq - settledSeq }
 
-    /// Takes the next seq for `make`'s entry and appends it. Bounds are not checked here (see ``settle``).
-    mutating func append(_ make: (Int) -> HubLogEntry) -> HubLogEntry {
-        let entry = make(nextSeq)
+    /// Appends an entry for `event` with the next seq, refilling a spare one when there is one: returns it with the
+    /// event the spare held, for the caller to release outside its lock. Bounds are not checked here (see
+    /// ``settle``).
+    mutating func append(time: LogTime, storeID: StoreID, event: HubLogEvent) -> (
+        entry: HubLogEntry, replaced: HubLogEvent?
+    ) {
+        let appended: (entry: HubLogEntry, replaced: HubLogEvent?)
+        if let spare = spares.popLast() {
+            spareBytes -= spare.estimatedBytes
+            appended = (spare, spare.refill(seq: nextSeq, time: time, storeID: storeID, event: event))
+        } else {
+            appended = (HubLogEntry(seq: nextSeq, time: time, storeID: storeID, event: event), nil)
+        }
         nextSeq += 1
-        slots.append(entry)
-        return entry
+        slots.append(appended.entry)
+        return appended
     }
+
+    /// Keeps evicted entries that nobody else holds (their lines dropped) as spares, within ``spareLimit`` and
+    /// ``spareByteLimit``; returns the rest, for the caller to release outside its lock.
+    mutating func keepSpares(_ entries: [HubLogEntry]) -> [HubLogEntry] {
+        var freed: [HubLogEntry] = []
+        for entry in entries {
+            let size = entry.estimatedBytes
+            if spares.count < Self.spareLimit, spareBytes + size <= Self.spareByteLimit {
+                spares.append(entry)
+                spareBytes += size
+            } else {
+                freed.append(entry)
+            }
+        }
+        return freed
+    }
+
+    /// How many spare entries wait to be refilled.
+    var spareCount: Int { spares.count }
 
     /// Counts the entries after ``settledSeq`` up to `seq` as settled, `addedBytes` being the sum of their estimates
     /// (each already recorded in its entry, where eviction reads it back), then evicts the oldest entries until both
@@ -47,10 +90,9 @@ struct HubLog {
         // Only settled entries may go, and none that a snapshot being made will read.
         let lastEvictable = min(settledSeq, keepAfter ?? .max)
         while count > 1, firstSeq <= lastEvictable, count > options.maxEntries || bytes > options.maxBytes {
-            let entry = slots[head]!
+            let entry = slots[head].take()!
             bytes -= entry.estimatedBytes
             retired.append(entry)
-            slots[head] = nil
             head += 1
             evicted += 1
         }

@@ -23,14 +23,20 @@ public enum HubLogEvent: Sendable, Hashable {
 /// }
 /// ```
 /// Entries are immutable and shared by every client; the JSON line is made once, by the first reader.
-public final class HubLogEntry: Sendable {
+///
+/// **Reuse.** An entry that the log evicted while nothing else held it is refilled by a later append (see
+/// `HubLog.keepSpares`): the writer then allocates no entry and frees the old change's patches itself, so neither
+/// waits on the other thread's allocator lock. It is refilled only when the log held its one reference, checked after
+/// it left the log (so nobody can take another), and no holder ever sees an entry change; the fields are written under
+/// the hub's lock before the entry is published, and read after it. Hence `@unchecked Sendable`.
+public final class HubLogEntry: @unchecked Sendable {
     /// The global sequence number: 1, 2, … across all stores, without gaps.
-    public let seq: Int
+    @exclusivity(unchecked) public private(set) var seq: Int
     /// When the hub heard of the event.
-    public let time: LogTime
+    @exclusivity(unchecked) public private(set) var time: LogTime
     /// The store the event is about.
-    public let storeID: StoreID
-    public let event: HubLogEvent
+    @exclusivity(unchecked) public private(set) var storeID: StoreID
+    @exclusivity(unchecked) public private(set) var event: HubLogEvent
     /// The encoded line, made on first use. Only readers take this lock, never a store's observer.
     private let encoded = Mutex<[UInt8]?>(nil)
     /// ``estimatedBytes`` as the hub's settling found it (-1 until then): the log takes it off its byte count when
@@ -43,6 +49,22 @@ public final class HubLogEntry: Sendable {
         self.storeID = storeID
         self.event = event
     }
+
+    /// Refills a spare entry (one the log evicted and nobody else holds) for a new event; returns the event it
+    /// held, for the caller to release outside its lock. Its line was dropped when it became a spare.
+    func refill(seq: Int, time: LogTime, storeID: StoreID, event: HubLogEvent) -> HubLogEvent {
+        self.seq = seq
+        self.time = time
+        self.storeID = storeID
+        settledEstimate.store(-1, ordering: .relaxed)
+        var old = event
+        swap(&old, &self.event)
+        return old
+    }
+
+    /// Frees the line of an entry that the log evicted, on the settling thread (often the reader that made it)
+    /// rather than the writer that will refill it.
+    func dropLine() { encoded.withLock { $0 = nil } }
 
     /// The estimated size of ``lineBytes``, known without encoding (see `JSONSizeEstimate`): what the log's byte
     /// bound counts. One walk over the patches' values, made when the hub settles the entry (not by the writer).

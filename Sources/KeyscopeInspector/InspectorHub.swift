@@ -142,7 +142,7 @@ public final class InspectorHub: Sendable {
                 state.running = false
                 state.generation += 1
                 for id in state.known.keys.sorted() {
-                    _ = state.log.append { HubLogEntry(seq: $0, time: .now, storeID: id, event: .removed) }
+                    _ = state.log.append(time: .now, storeID: id, event: .removed)
                 }
                 state.known = [:]
                 return state.onAppend
@@ -171,7 +171,7 @@ public final class InspectorHub: Sendable {
                         return nil
                     }
                     state.known[store.id] = []
-                    _ = state.log.append { HubLogEntry(seq: $0, time: .now, storeID: store.id, event: event) }
+                    _ = state.log.append(time: .now, storeID: store.id, event: event)
                     return state.onAppend
                 }
                 wake?()
@@ -201,19 +201,33 @@ public final class InspectorHub: Sendable {
             wake?()
             return
         }
-        let appended = state.withLock { state -> (entry: HubLogEntry, wake: (@Sendable () -> Void)?, settle: Bool)? in
+        let appended = state.withLock { state -> Appended? in
             guard state.running, state.generation == generation, Self.admit(event, of: id, known: &state.known) else {
                 return nil
             }
-            let entry = state.log.append { HubLogEntry(seq: $0, time: .now, storeID: id, event: event) }
-            return (entry, state.onAppend, state.log.unsettled >= Self.writerSettleThreshold)
+            let (entry, replaced) = state.log.append(time: .now, storeID: id, event: event)
+            return Appended(
+                entry: entry, replaced: replaced, wake: state.onAppend,
+                settle: state.log.unsettled >= Self.writerSettleThreshold)
         }
+        // A refilled spare's old event (its change's patches, allocated on this thread) is freed here, on return,
+        // outside the hub's lock.
         guard let appended else { return }
         WriteTicket.current?.offer(appended.entry, from: self)
         // Readers settle the log as they read; with none keeping up, a background queue does it once this many are
         // waiting, so that the bounds hold (give or take the threshold) and the writer never pays for it.
         if appended.settle { settleInBackground() }
         appended.wake?()
+    }
+
+    /// What the observer's append hands back from under the hub's lock.
+    private struct Appended {
+        let entry: HubLogEntry
+        /// The event of the spare entry that was refilled, if one was.
+        let replaced: HubLogEvent?
+        let wake: (@Sendable () -> Void)?
+        /// Whether enough entries wait for ``settle()`` to queue it.
+        let settle: Bool
     }
 
     /// How many entries may wait for ``settle()`` before the writer asks the background queue to settle them.
@@ -254,36 +268,58 @@ public final class InspectorHub: Sendable {
     // MARK: Settling
 
     /// Enforces the log's bounds: what the observer leaves out of the write path (each entry's byte estimate, the
-    /// eviction of the oldest entries, releasing them). Cursors call it before they read, so it runs on the reader's
-    /// thread; when ``writerSettleThreshold`` entries are waiting (no client keeps up), the writer queues it on a
-    /// background queue.
+    /// eviction of the oldest entries, keeping them as spares or releasing them). Cursors call it before they read,
+    /// so it runs on the reader's thread; when ``writerSettleThreshold`` entries are waiting (no client keeps up),
+    /// the writer queues it on a background queue.
     func settle() {
         settling.withLock { _ in
-            let pending = state.withLock { state in
-                state.log.unsettled == 0 ? [] : state.log.entries(from: state.log.settledSeq + 1, limit: .max)
-            }
-            guard let last = pending.last else { return }
-            // The estimates walk the values: outside the state lock, so the writer never waits for them.
-            var addedBytes = 0
-            var storeID: StoreID?
-            var storeIDSize = 0
-            for entry in pending {
-                // Runs of one store are the rule: its id is measured once per run, not per entry.
-                if entry.storeID != storeID {
-                    storeID = entry.storeID
-                    storeIDSize = JSONSizeEstimate.string(entry.storeID.description)
-                }
-                let size = HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize)
-                entry.recordEstimate(size)
-                addedBytes += size
-            }
-            let retired = state.withLock { state in
+            guard let (lastSeq, addedBytes) = estimateUnsettled() else { return }
+            var retired = state.withLock { state in
                 state.log.settle(
-                    through: last.seq, addedBytes: addedBytes, options: options, keepAfter: state.pins.min())
+                    through: lastSeq, addedBytes: addedBytes, options: options, keepAfter: state.pins.min())
             }
-            // The evicted entries (and the values they hold) are released here, outside the state lock.
-            _ = consume retired
+            guard !retired.isEmpty else { return }
+            // Entries nobody else holds (checked in place, so that no copy counts) become spares for the writer to
+            // refill; their lines, made by readers, are freed here rather than by the writer.
+            var spares: [HubLogEntry] = []
+            spares.reserveCapacity(retired.count)
+            for index in retired.indices where isKnownUniquelyReferenced(&retired[index]) {
+                retired[index].dropLine()
+                spares.append(retired[index])
+            }
+            retired = []
+            // Pairs with the release of the last other holder: what it read of an entry happens before a refill.
+            if !spares.isEmpty { atomicMemoryFence(ordering: .acquiring) }
+            let freed = state.withLock { $0.log.keepSpares(spares) }
+            // Evicted entries still held elsewhere, and spares beyond the limit, are released here, outside the lock.
+            _ = consume freed
         }
+    }
+
+    /// Records the estimated size of every entry not settled yet in the entry; returns the newest one's seq and the
+    /// sum, or `nil` when every entry is settled. Called while settling (so no other settle moves the log meanwhile).
+    /// The entries are held only while this runs: those that the settle then evicts must have no other holder to
+    /// become spares.
+    private func estimateUnsettled() -> (lastSeq: Int, addedBytes: Int)? {
+        let pending = state.withLock { state in
+            state.log.unsettled == 0 ? [] : state.log.entries(from: state.log.settledSeq + 1, limit: .max)
+        }
+        guard let lastSeq = pending.last?.seq else { return nil }
+        // The estimates walk the values: outside the state lock, so the writer never waits for them.
+        var addedBytes = 0
+        var storeID: StoreID?
+        var storeIDSize = 0
+        for entry in pending {
+            // Runs of one store are the rule: its id is measured once per run, not per entry.
+            if entry.storeID != storeID {
+                storeID = entry.storeID
+                storeIDSize = JSONSizeEstimate.string(entry.storeID.description)
+            }
+            let size = HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize)
+            entry.recordEstimate(size)
+            addedBytes += size
+        }
+        return (lastSeq, addedBytes)
     }
 
     // MARK: Snapshots and subscriptions
