@@ -67,9 +67,14 @@ public final class HubCursor: Sendable {
             while !full, taken.count < limit {
                 let wanted = min(Self.chunkEntries, limit - taken.count)
                 let next = position.next + taken.count
-                let chunk = hub.state.withLock { state -> [HubLogEntry]? in
-                    guard !position.mustResync, next >= state.log.firstSeq else { return nil }
-                    return state.log.entries(from: next, limit: wanted)
+                // Pointers are copied under the hub's lock and retained after it, while settling (the only
+                // eviction) waits: the writer never waits for the retains.
+                let chunk = hub.settling.withLock { _ -> [HubLogEntry]? in
+                    let pointers = hub.state.withLock { state -> [Unmanaged<HubLogEntry>]? in
+                        guard !position.mustResync, next >= state.log.firstSeq else { return nil }
+                        return state.log.unretainedEntries(from: next, limit: wanted)
+                    }
+                    return pointers?.map { $0.takeUnretainedValue() }
                 }
                 guard let chunk else {
                     if !taken.isEmpty { break }  // what was taken is still ours to send; the gap comes next read

@@ -109,6 +109,18 @@ struct HubLog {
         return slots[head + (seq - firstSeq)]
     }
 
+    /// Up to `limit` entries from `seq` on, not retained (`seq` must not be older than ``firstSeq``): for a caller
+    /// that holds the hub's settling lock, under which nothing is evicted, and that retains what it keeps before it
+    /// lets go of that lock. The hub's lock is then held only to copy pointers: retaining entries that the writer
+    /// just made means a cache miss each.
+    func unretainedEntries(from seq: Int, limit: Int) -> [Unmanaged<HubLogEntry>] {
+        precondition(seq >= firstSeq, "entries older than the log's tail were evicted")
+        guard seq < nextSeq, limit > 0 else { return [] }
+        let start = head + (seq - firstSeq)
+        let end = start + min(limit, nextSeq - seq)
+        return slots[start..<end].map { Unmanaged.passUnretained($0.unsafelyUnwrapped) }
+    }
+
     /// Up to `limit` entries from `seq` on (`seq` must not be older than ``firstSeq``).
     func entries(from seq: Int, limit: Int) -> [HubLogEntry] {
         precondition(seq >= firstSeq, "entries older than the log's tail were evicted")

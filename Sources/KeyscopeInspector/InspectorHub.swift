@@ -50,8 +50,10 @@ public final class InspectorHub: Sendable {
     }
 
     let state = Mutex(State())
-    /// Serialises ``settle()``; taken before `state`, never while holding it.
-    private let settling = Mutex(())
+    /// Serialises ``settle()``, the only place where entries are evicted; taken before `state`, never while holding
+    /// it. Readers hold it while they retain what they copied out of the log unretained (see
+    /// `HubLog.unretainedEntries`).
+    let settling = Mutex(())
     /// Set while a settle is queued on ``settleQueue`` (see ``settleInBackground()``).
     private let settleQueued = Atomic<Bool>(false)
     /// The observation while running; held through the whole of start and stop.
@@ -297,29 +299,31 @@ public final class InspectorHub: Sendable {
     }
 
     /// Records the estimated size of every entry not settled yet in the entry; returns the newest one's seq and the
-    /// sum, or `nil` when every entry is settled. Called while settling (so no other settle moves the log meanwhile).
-    /// The entries are held only while this runs: those that the settle then evicts must have no other holder to
-    /// become spares.
+    /// sum, or `nil` when every entry is settled. Called while settling, so none of them is evicted meanwhile: they
+    /// are read unretained (the hub's lock is held only to copy pointers, and an entry that this settle evicts has
+    /// no other holder here, so it can become a spare).
     private func estimateUnsettled() -> (lastSeq: Int, addedBytes: Int)? {
         let pending = state.withLock { state in
-            state.log.unsettled == 0 ? [] : state.log.entries(from: state.log.settledSeq + 1, limit: .max)
+            state.log.unsettled == 0 ? [] : state.log.unretainedEntries(from: state.log.settledSeq + 1, limit: .max)
         }
-        guard let lastSeq = pending.last?.seq else { return nil }
+        guard let newest = pending.last else { return nil }
         // The estimates walk the values: outside the state lock, so the writer never waits for them.
         var addedBytes = 0
         var storeID: StoreID?
         var storeIDSize = 0
-        for entry in pending {
-            // Runs of one store are the rule: its id is measured once per run, not per entry.
-            if entry.storeID != storeID {
-                storeID = entry.storeID
-                storeIDSize = JSONSizeEstimate.string(entry.storeID.description)
+        for pointer in pending {
+            pointer._withUnsafeGuaranteedRef { entry in
+                // Runs of one store are the rule: its id is measured once per run, not per entry.
+                if entry.storeID != storeID {
+                    storeID = entry.storeID
+                    storeIDSize = JSONSizeEstimate.string(entry.storeID.description)
+                }
+                let size = HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize)
+                entry.recordEstimate(size)
+                addedBytes += size
             }
-            let size = HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize)
-            entry.recordEstimate(size)
-            addedBytes += size
         }
-        return (lastSeq, addedBytes)
+        return (newest._withUnsafeGuaranteedRef(\.seq), addedBytes)
     }
 
     // MARK: Snapshots and subscriptions
