@@ -137,6 +137,9 @@ extension ServerCore {
 
         let purpose: Purpose
         var bytes: [UInt8] = []
+        /// Set for a body sent with `Transfer-Encoding: chunked`, which the server decodes itself (lws 4.1 neither
+        /// decodes it nor reports its end).
+        var chunked: ChunkedBody?
     }
 
     /// A `POST` whose body is optional and that only reads state (the refreshes, starting and stopping
@@ -167,11 +170,25 @@ extension ServerCore {
             return tooLarge(wsi)
         }
         guard Self.hasBody(request) else { return completed(wsi, PendingBody(purpose: purpose)) }
-        bodies[wsi] = PendingBody(purpose: purpose)
+        var pending = PendingBody(purpose: purpose)
+        if request.value(WSI_TOKEN_HTTP_CONTENT_LENGTH) == nil,
+            let coding = request.value(WSI_TOKEN_HTTP_TRANSFER_ENCODING)
+        {
+            // Only chunked framing is known; a body in another coding (gzip, say) could not be read.
+            guard coding.trimmingCharacters(in: .whitespaces).lowercased() == "chunked" else {
+                return LwsResponse.error(
+                    wsi, status: 501, code: "not_implemented",
+                    message: "Transfer-Encoding \"\(coding)\" is not supported; send the body as is (chunked or with a "
+                        + "Content-Length)")
+            }
+            pending.chunked = ChunkedBody()
+        }
+        bodies[wsi] = pending
         return 0
     }
 
     func httpBody(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        if bodies[wsi]?.chunked != nil { return chunkedBody(wsi, UnsafeRawBufferPointer(start: input, count: length)) }
         guard let received = bodies[wsi]?.bytes.count else { return 0 }
         guard received + length <= options.maxBodyBytes else {
             bodies[wsi] = nil
@@ -181,6 +198,26 @@ extension ServerCore {
             bodies[wsi]?.bytes.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
         }
         return 0
+    }
+
+    /// The next bytes of a chunked body: decoded in place; answered once the last chunk is in, refused (and the
+    /// connection closed) when it passes the limit or its framing breaks.
+    private func chunkedBody(_ wsi: OpaquePointer, _ input: UnsafeRawBufferPointer) -> Int32 {
+        do throws(ChunkedBody.Failure) {
+            try bodies[wsi]?.chunked?.feed(input, limit: options.maxBodyBytes)
+        } catch {
+            bodies[wsi] = nil
+            switch error {
+            case .tooLarge: return tooLarge(wsi)
+            case .malformed(let why):
+                return LwsResponse.error(
+                    wsi, status: 400, code: "bad_request", message: "the chunked body cannot be read: \(why)")
+            }
+        }
+        guard bodies[wsi]?.chunked?.isComplete == true, var body = bodies.removeValue(forKey: wsi) else { return 0 }
+        body.bytes = body.chunked?.data ?? []
+        body.chunked = nil
+        return completed(wsi, body)
     }
 
     func httpBodyCompleted(_ wsi: OpaquePointer) -> Int32 {

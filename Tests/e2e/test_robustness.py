@@ -560,16 +560,50 @@ def test_body_over_the_limit_is_413(small_limits):
     assert key not in store_root(http(small_limits, "GET", "/api/snapshot").json(), STORE)
 
 
+def chunked(body: bytes, size: int = 8192) -> bytes:
+    """`body` framed as `Transfer-Encoding: chunked`, in chunks of `size` bytes."""
+    return b"".join(f"{len(body[i:i + size]):x}\r\n".encode() + body[i:i + size] + b"\r\n"
+                    for i in range(0, len(body), size)) + b"0\r\n\r\n"
+
+
 def test_chunked_body_over_the_limit_is_413(small_limits):
     key = unique_key()
     text = big_write(key, 100 << 10).encode()
-    chunks = b"".join(f"{len(text[i:i + 8192]):x}\r\n".encode() + text[i:i + 8192] + b"\r\n"
-                      for i in range(0, len(text), 8192)) + b"0\r\n\r\n"
-    response = raw_request(small_limits, "POST", "/api/request", body=chunks,
+    response = raw_request(small_limits, "POST", "/api/request", body=chunked(text),
                            headers=[("Content-Type", "application/json"), ("Transfer-Encoding", "chunked")])
     assert response.status == 413, response.describe()
     assert response.json()["error"]["code"] == "too_large"
     assert key not in store_root(http(small_limits, "GET", "/api/snapshot").json(), STORE)
+
+
+def test_chunked_body_is_decoded_and_applied(small_limits):
+    key = unique_key()
+    text = big_write(key, 20 << 10).encode()
+    response = raw_request(small_limits, "POST", "/api/request", body=chunked(text, 1000),
+                           headers=[("Content-Type", "application/json"), ("Transfer-Encoding", "chunked")])
+    assert response.status == 200, response.describe()
+    assert response.json()["ok"] is True
+    assert store_root(http(small_limits, "GET", "/api/snapshot").json(), STORE)[key] == json.loads(text)["value"]
+
+
+def test_broken_chunked_framing_is_400_and_changes_nothing(small_limits):
+    key = unique_key()
+    text = big_write(key, 200).encode()
+    broken = f"{len(text) - 10:x}\r\n".encode() + text + b"\r\n0\r\n\r\n"
+    response = raw_request(small_limits, "POST", "/api/request", body=broken,
+                           headers=[("Content-Type", "application/json"), ("Transfer-Encoding", "chunked")])
+    assert response.status == 400, response.describe()
+    error = response.json()["error"]
+    assert error["code"] == "bad_request"
+    assert "chunk" in error["message"]
+    assert key not in store_root(http(small_limits, "GET", "/api/snapshot").json(), STORE)
+
+
+def test_unknown_transfer_coding_is_501(small_limits):
+    response = raw_request(small_limits, "POST", "/api/request", body=b"\x1f\x8b",
+                           headers=[("Content-Type", "application/json"), ("Transfer-Encoding", "gzip")])
+    assert response.status == 501, response.describe()
+    assert response.json()["error"]["code"] == "not_implemented"
 
 
 def test_body_at_the_limit_is_accepted(small_limits):
