@@ -302,7 +302,8 @@ def _websocket_failure(entry, port: int) -> bool:
 
 def test_the_page_reconnects_to_a_restarted_server_and_starts_over_with_its_state(browser, launch):
     token = secrets.token_urlsafe(24)
-    first = launch("--rate", "20", "--token", token)
+    # `--token=T`: a token_urlsafe token starts with "-" one time in 64, and `--token -x…` reads as a flag.
+    first = launch("--rate", "20", f"--token={token}")
     port = first.port
     old_file_store = file_store(browser, first)
     browser.console.mark()
@@ -317,7 +318,7 @@ def test_the_page_reconnects_to_a_restarted_server_and_starts_over_with_its_stat
              "the page did not say it is reconnecting once the server stopped")
     assert "reconnecting" in by_testid(browser, "connection-state").text
 
-    second = launch("--rate", "20", "--token", token, "--port", str(port))
+    second = launch("--rate", "20", f"--token={token}", "--port", str(port))
     assert second.port == port, f"the second server listens on {second.port}, not {port}"
     new_file_store = file_store(browser, second)
     assert new_file_store != old_file_store
