@@ -6,8 +6,9 @@ import KeyscopeCore
 /// A value type kept inside the hub's lock box. Appending only stores the entry (a spare one refilled, when there is
 /// one): the writer's thread pays nothing more. Bounds are enforced by
 /// ``settle(through:addedBytes:options:keepAfter:)``, which a reader (or a background queue, once enough is pending)
-/// calls once it has recorded each entry's estimated size in the entry; only settled entries are evicted. Evicted slots are cleared at once and the array is compacted only when more than half of it is
-/// cleared slots. Readers copy references out, so eviction just moves the tail.
+/// calls once it has recorded each entry's estimated size in the entry; only settled entries are evicted. Evicted
+/// slots are cleared at once and the array is compacted only when more than half of it is cleared slots. Readers copy
+/// references out, so eviction just moves the tail.
 ///
 /// Evicted entries that nobody else holds come back as spares (``keepSpares(_:)``), which later appends refill
 /// instead of allocating: see ``HubLogEntry``. A spare keeps its old event (and values) until it is refilled, so
@@ -114,19 +115,19 @@ struct HubLog {
     /// lets go of that lock. The hub's lock is then held only to copy pointers: retaining entries that the writer
     /// just made means a cache miss each.
     func unretainedEntries(from seq: Int, limit: Int) -> [Unmanaged<HubLogEntry>] {
-        precondition(seq >= firstSeq, "entries older than the log's tail were evicted")
-        guard seq < nextSeq, limit > 0 else { return [] }
-        let start = head + (seq - firstSeq)
-        let end = start + min(limit, nextSeq - seq)
-        return slots[start..<end].map { Unmanaged.passUnretained($0.unsafelyUnwrapped) }
+        slots[slotRange(from: seq, limit: limit)].map { Unmanaged.passUnretained($0.unsafelyUnwrapped) }
     }
 
     /// Up to `limit` entries from `seq` on (`seq` must not be older than ``firstSeq``).
     func entries(from seq: Int, limit: Int) -> [HubLogEntry] {
+        slots[slotRange(from: seq, limit: limit)].map { $0! }
+    }
+
+    /// The slots of up to `limit` entries from `seq` on.
+    private func slotRange(from seq: Int, limit: Int) -> Range<Int> {
         precondition(seq >= firstSeq, "entries older than the log's tail were evicted")
-        guard seq < nextSeq, limit > 0 else { return [] }
+        guard seq < nextSeq, limit > 0 else { return head..<head }
         let start = head + (seq - firstSeq)
-        let end = start + min(limit, nextSeq - seq)
-        return slots[start..<end].map { $0! }
+        return start..<(start + min(limit, nextSeq - seq))
     }
 }

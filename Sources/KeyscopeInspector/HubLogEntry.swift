@@ -57,9 +57,10 @@ public final class HubLogEntry: @unchecked Sendable {
         self.time = time
         self.storeID = storeID
         settledEstimate.store(-1, ordering: .relaxed)
-        var old = event
-        swap(&old, &self.event)
-        return old
+        // Swapped rather than copied out and overwritten: the old event moves out without a retain and a release.
+        var replaced = event
+        swap(&replaced, &self.event)
+        return replaced
     }
 
     /// Frees the line of an entry that the log evicted, on the settling thread (often the reader that made it)

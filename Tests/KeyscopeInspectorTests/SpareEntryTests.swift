@@ -47,7 +47,7 @@ import Testing
         #expect(frame.first?.change?.patches.first?.newValue == "in a frame")
     }
 
-    @Test func sparesAreBoundedByCountAndBytes() throws {
+    @Test func sparesStayWithinTheirByteLimit() throws {
         let hub = startedHub(maxEntries: 1)
         let store = try addStore(hub, "bounded")
         let large = String(repeating: "z", count: 64 << 10)
