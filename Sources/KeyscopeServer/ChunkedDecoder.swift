@@ -1,15 +1,17 @@
-/// A request body sent with `Transfer-Encoding: chunked` (RFC 9112 §7.1), decoded as it arrives.
+/// Decodes a request body sent with `Transfer-Encoding: chunked` (RFC 9112 §7.1) as it arrives, into the caller's
+/// bytes: only the framing's state is kept here.
 ///
 /// lws 4.1 hands such a body to the server undecoded and never reports its end (it only knows a `Content-Length`),
 /// so the server decodes it and answers once the last chunk is in.
 ///
 /// ```swift
-/// var body = ChunkedBody()
-/// try body.feed(UnsafeRawBufferPointer(start: input, count: length), limit: 4 << 20)
-/// if body.isComplete { handle(body.data) }
+/// var decoder = ChunkedDecoder()
+/// var body: [UInt8] = []
+/// try decoder.feed(UnsafeRawBufferPointer(start: input, count: length), into: &body, limit: 4 << 20)
+/// if decoder.isComplete { handle(body) }
 /// ```
 /// Chunk extensions and trailer fields are read and ignored. A bare LF is taken for CRLF.
-struct ChunkedBody {
+struct ChunkedDecoder {
     /// Why a body was refused.
     enum Failure: Error, Equatable {
         /// The decoded data would pass the limit.
@@ -30,8 +32,6 @@ struct ChunkedBody {
         case complete
     }
 
-    /// The body's data so far (all of it once ``isComplete``).
-    private(set) var data: [UInt8] = []
     private var state = State.size
     /// The current size or trailer line, without its line end.
     private var line: [UInt8] = []
@@ -42,16 +42,16 @@ struct ChunkedBody {
     static let maxLineBytes = 1024
     static let maxTrailerBytes = 16 << 10
 
-    /// Whether the last chunk and the trailer section's end are in: the body is ``data``.
+    /// Whether the last chunk and the trailer section's end are in: the body is whole.
     var isComplete: Bool {
         if case .complete = state { return true }
         return false
     }
 
-    /// Decodes the next bytes of the body. Throws `.tooLarge` as soon as the data would pass `limit` (a chunk's
-    /// announced size counts before its data arrives) and `.malformed` where the framing breaks. Bytes after the end
-    /// are ignored (the server closes the connection after its answer).
-    mutating func feed(_ bytes: UnsafeRawBufferPointer, limit: Int) throws(Failure) {
+    /// Decodes the next bytes of the body, appending its data to `data`. Throws `.tooLarge` as soon as `data` would
+    /// pass `limit` (a chunk's announced size counts before its data arrives) and `.malformed` where the framing
+    /// breaks. Bytes after the end are ignored (the server closes the connection after its answer).
+    mutating func feed(_ bytes: UnsafeRawBufferPointer, into data: inout [UInt8], limit: Int) throws(Failure) {
         var index = bytes.startIndex
         while index < bytes.endIndex {
             switch state {

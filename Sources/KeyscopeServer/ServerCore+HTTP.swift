@@ -139,7 +139,15 @@ extension ServerCore {
         var bytes: [UInt8] = []
         /// Set for a body sent with `Transfer-Encoding: chunked`, which the server decodes itself (lws 4.1 neither
         /// decodes it nor reports its end).
-        var chunked: ChunkedBody?
+        var chunked: ChunkedDecoder?
+
+        /// Decodes the next bytes of a chunked body into ``bytes``; returns whether the body is whole.
+        mutating func receiveChunked(_ input: UnsafeRawBufferPointer, limit: Int) throws(ChunkedDecoder.Failure)
+            -> Bool
+        {
+            try chunked?.feed(input, into: &bytes, limit: limit)
+            return chunked?.isComplete ?? false
+        }
     }
 
     /// A `POST` whose body is optional and that only reads state (the refreshes, starting and stopping
@@ -181,7 +189,7 @@ extension ServerCore {
                     message: "Transfer-Encoding \"\(coding)\" is not supported; send the body as is (chunked or with a "
                         + "Content-Length)")
             }
-            pending.chunked = ChunkedBody()
+            pending.chunked = ChunkedDecoder()
         }
         bodies[wsi] = pending
         return 0
@@ -203,8 +211,9 @@ extension ServerCore {
     /// The next bytes of a chunked body: decoded in place; answered once the last chunk is in, refused (and the
     /// connection closed) when it passes the limit or its framing breaks.
     private func chunkedBody(_ wsi: OpaquePointer, _ input: UnsafeRawBufferPointer) -> Int32 {
-        do throws(ChunkedBody.Failure) {
-            try bodies[wsi]?.chunked?.feed(input, limit: options.maxBodyBytes)
+        let whole: Bool
+        do throws(ChunkedDecoder.Failure) {
+            whole = try bodies[wsi]?.receiveChunked(input, limit: options.maxBodyBytes) ?? false
         } catch {
             bodies[wsi] = nil
             switch error {
@@ -214,9 +223,7 @@ extension ServerCore {
                     wsi, status: 400, code: "bad_request", message: "the chunked body cannot be read: \(why)")
             }
         }
-        guard bodies[wsi]?.chunked?.isComplete == true, var body = bodies.removeValue(forKey: wsi) else { return 0 }
-        body.bytes = body.chunked?.data ?? []
-        body.chunked = nil
+        guard whole, let body = bodies.removeValue(forKey: wsi) else { return 0 }
         return completed(wsi, body)
     }
 

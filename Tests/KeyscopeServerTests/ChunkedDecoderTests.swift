@@ -3,17 +3,20 @@ import Testing
 @testable import KeyscopeServer
 
 /// Request bodies sent with `Transfer-Encoding: chunked`, which the server decodes itself.
-@Suite struct ChunkedBodyTests {
-    /// Feeds `text` in pieces of `piece` bytes (the whole at once when 0).
-    private func decode(_ text: String, piece: Int = 0, limit: Int = 1 << 20) throws -> ChunkedBody {
+@Suite struct ChunkedDecoderTests {
+    /// Feeds `text` in pieces of `piece` bytes (the whole at once when 0); whether the body is whole, and its data.
+    private func decode(_ text: String, piece: Int = 0, limit: Int = 1 << 20) throws -> (
+        isComplete: Bool, data: [UInt8]
+    ) {
         let bytes = Array(text.utf8)
-        var body = ChunkedBody()
+        var decoder = ChunkedDecoder()
+        var data: [UInt8] = []
         let step = piece == 0 ? max(1, bytes.count) : piece
         for start in stride(from: 0, to: bytes.count, by: step) {
             let part = Array(bytes[start..<min(bytes.count, start + step)])
-            try part.withUnsafeBytes { try body.feed($0, limit: limit) }
+            try part.withUnsafeBytes { try decoder.feed($0, into: &data, limit: limit) }
         }
-        return body
+        return (decoder.isComplete, data)
     }
 
     private let framed = "7\r\n{\"a\":1,\r\nA;name=value\r\n\"b\":[1,2]}\r\n0\r\nX-Trailer: yes\r\n\r\n"
@@ -62,14 +65,14 @@ import Testing
         #expect {
             _ = try decode(text)
         } throws: { error in
-            guard case .malformed(let why) = error as? ChunkedBody.Failure else { return false }
+            guard case .malformed(let why) = error as? ChunkedDecoder.Failure else { return false }
             return why.contains(says)
         }
     }
 
     @Test func refusesAChunkOverTheLimitBeforeItsDataArrives() {
-        #expect(throws: ChunkedBody.Failure.tooLarge) { try decode("5\r\nabcde\r\n6\r\n", limit: 10) }
-        #expect(throws: ChunkedBody.Failure.tooLarge) { try decode("ffffffffffffffffff\r\n", limit: 10) }
+        #expect(throws: ChunkedDecoder.Failure.tooLarge) { try decode("5\r\nabcde\r\n6\r\n", limit: 10) }
+        #expect(throws: ChunkedDecoder.Failure.tooLarge) { try decode("ffffffffffffffffff\r\n", limit: 10) }
         #expect(throws: Never.self) { try decode("5\r\nabcde\r\n5\r\nfghij\r\n0\r\n\r\n", limit: 10) }
     }
 }
