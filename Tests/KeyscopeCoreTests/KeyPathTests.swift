@@ -105,6 +105,12 @@ struct KeyPathTests {
             ([.key("a"), .key("\u{A0}")], "a[\"\u{A0}\"]"),
             ([.key("$x"), .key("2024")], "$x.2024"),
             ([.key("a"), .index(Int(Int64.max))], "a[9223372036854775807]"),
+            // The ASCII fast path's edges: a backslash is a name character that JSON must escape; `!` and `~`
+            // bound the plain range; DEL is a control; a name may mix ASCII and other scalars.
+            ([.key("a"), .key("b\\c")], "a.b\\c"),
+            ([.key("!~"), .key("~!")], "!~.~!"),
+            ([.index(1), .key("x\u{7F}")], #"[1]["x\u007f"]"#),
+            ([.key("ab"), .key("cé")], "ab.cé"),
         ]
         for (segments, canonical) in cases {
             #expect(ExactText.of(StoreKeyPath(segments: segments).description) == ExactText.of(canonical))

@@ -8,13 +8,22 @@ public enum JSONEscaping {
     /// The length in bytes of `text` as a JSON string, quotes included, escaped as ``StoreValue/jsonBytes(sortedKeys:)``
     /// escapes it.
     public static func quotedLength(of text: String) -> Int {
-        var text = text
-        return text.withUTF8 { bytes in
+        withUTF8(of: text) { bytes in
             guard firstSpecial(in: bytes, from: 0) != nil else { return bytes.count + 2 }
             var total = 2
             for byte in bytes { total += escapedLength(of: byte) }
             return total
         }
+    }
+
+    /// Calls `body` with `text`'s UTF-8 bytes. A native string lends its own storage; only a bridged or foreign one
+    /// is copied first. (`String.withUTF8` is `mutating`: calling it on a copy retains and releases the string's
+    /// buffer, which the encoders do for every string they write, on buffers other threads share.)
+    @inline(__always)
+    static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 
     /// The index of the first byte at or after `start` that must be escaped; `nil` when there is none.

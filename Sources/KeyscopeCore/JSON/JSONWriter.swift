@@ -7,10 +7,12 @@ struct JSONWriter {
     let pretty: Bool
     private var indent = 0
 
-    init(sortedKeys: Bool = false, pretty: Bool = false) {
+    /// A writer with an empty buffer of room for `capacity` bytes (0: no buffer until the first byte, for a caller
+    /// that swaps its own buffer in).
+    init(sortedKeys: Bool = false, pretty: Bool = false, capacity: Int = 64) {
         self.sortedKeys = sortedKeys
         self.pretty = pretty
-        bytes.reserveCapacity(64)
+        bytes.reserveCapacity(capacity)
     }
 
     mutating func write(_ value: StoreValue) {
@@ -126,8 +128,7 @@ struct JSONWriter {
 
     /// Appends `s` as the inside of a JSON string (escaped, without the quotes).
     static func appendEscaped(_ s: String, to bytes: inout [UInt8]) {
-        var text = s
-        text.withUTF8 { utf8 in
+        JSONEscaping.withUTF8(of: s) { utf8 in
             // Runs without escapes (nearly always the whole string) are copied at once.
             var runStart = 0
             while let special = JSONEscaping.firstSpecial(in: utf8, from: runStart) {

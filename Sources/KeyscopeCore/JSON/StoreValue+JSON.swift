@@ -50,7 +50,8 @@ extension StoreValue {
     /// Appends the compact JSON form to `bytes`: for writers that assemble larger documents (log lines, messages)
     /// without an intermediate array per value.
     public func appendJSON(to bytes: inout [UInt8], sortedKeys: Bool = false) {
-        var writer = JSONWriter(sortedKeys: sortedKeys)
+        // No buffer of its own: it would be allocated and freed unused, twice per patch of every log line.
+        var writer = JSONWriter(sortedKeys: sortedKeys, capacity: 0)
         swap(&writer.bytes, &bytes)
         writer.write(self)
         swap(&writer.bytes, &bytes)

@@ -30,6 +30,28 @@ enum KeyPathPrinter {
         return true
     }
 
+    /// Appends `key` as a name (after a dot when `dotted`) when every byte is an ASCII name character that JSON
+    /// needs no escape for, the common case, copied as one run; false, with nothing appended, otherwise (non-ASCII
+    /// names, a `\` in a name, keys that must be quoted).
+    static func appendASCIIName(_ key: String, dotted: Bool, to bytes: inout [UInt8]) -> Bool {
+        JSONEscaping.withUTF8(of: key) { utf8 in
+            guard !utf8.isEmpty, utf8.allSatisfy(isUnescapedASCIINameByte) else { return false }
+            if dotted { bytes.append(UInt8(ascii: ".")) }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+    }
+
+    /// An ASCII byte that `isNameScalar` accepts and a JSON string holds as it is (not `\`).
+    @inline(__always)
+    private static func isUnescapedASCIINameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "."), UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "]"): false
+        case 0x21...0x7E: true
+        default: false
+        }
+    }
+
     /// A JSON string that escapes only `"`, `\` and control characters.
     static func quoted(_ key: String) -> String {
         var out = "\""
@@ -75,13 +97,16 @@ extension StoreKeyPath {
                 bytes.append(UInt8(ascii: "["))
                 JSONWriter.appendDecimal(index, to: &bytes)
                 bytes.append(UInt8(ascii: "]"))
-            case .key(let key) where KeyPathPrinter.isPlainName(key):
-                if offset > 0 { bytes.append(UInt8(ascii: ".")) }
-                JSONWriter.appendEscaped(key, to: &bytes)
             case .key(let key):
-                bytes.append(UInt8(ascii: "["))
-                JSONWriter.appendEscaped(KeyPathPrinter.quoted(key), to: &bytes)
-                bytes.append(UInt8(ascii: "]"))
+                if KeyPathPrinter.appendASCIIName(key, dotted: offset > 0, to: &bytes) { continue }
+                if KeyPathPrinter.isPlainName(key) {
+                    if offset > 0 { bytes.append(UInt8(ascii: ".")) }
+                    JSONWriter.appendEscaped(key, to: &bytes)
+                } else {
+                    bytes.append(UInt8(ascii: "["))
+                    JSONWriter.appendEscaped(KeyPathPrinter.quoted(key), to: &bytes)
+                    bytes.append(UInt8(ascii: "]"))
+                }
             }
         }
         bytes.append(UInt8(ascii: "\""))
