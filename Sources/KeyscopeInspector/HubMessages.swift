@@ -13,19 +13,26 @@ public enum HubMessages {
     /// `{"type":"changes","entries":[e1,e2,…]}` from the entries' cached lines, after `headroom` zero bytes (room a
     /// transport may need in front of the payload, such as libwebsockets' `LWS_PRE`, without another copy).
     public static func changes(_ entries: [HubLogEntry], headroom: Int = 0) -> [UInt8] {
-        var total = 32 + headroom
-        let lines = entries.map(\.lineBytes)
-        for line in lines { total += line.count + 1 }
         var bytes: [UInt8] = []
+        appendChanges(entries, headroom: headroom, to: &bytes)
+        return bytes
+    }
+
+    /// Appends the bytes of ``changes(_:headroom:)`` to `bytes`: for a sender that clears one buffer and refills it
+    /// for each frame. (Frames of a busy client are up to 256 KiB, and a fresh buffer for each one cost the
+    /// server's thread page faults for every frame.)
+    public static func appendChanges(_ entries: [HubLogEntry], headroom: Int = 0, to bytes: inout [UInt8]) {
+        let lines = entries.map(\.lineBytes)
+        var total = bytes.count + 32 + headroom
+        for line in lines { total += line.count + 1 }
         bytes.reserveCapacity(total)
         if headroom > 0 { bytes.append(contentsOf: repeatElement(0, count: headroom)) }
-        bytes += Array(#"{"type":"changes","entries":["#.utf8)
+        JSONBytes.appendLiteral(#"{"type":"changes","entries":["#, to: &bytes)
         for (index, line) in lines.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes += line
         }
-        bytes += Array("]}".utf8)
-        return bytes
+        JSONBytes.appendLiteral("]}", to: &bytes)
     }
 
     /// `{"type":"gap","from":A,"to":B}`: entries A…B were not sent; a snapshot with seq B follows.

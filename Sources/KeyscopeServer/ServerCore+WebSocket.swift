@@ -85,6 +85,7 @@ extension ServerCore {
         }
         if session.queuedBytes <= Self.maxQueuedBytes / 2 { session.reading.setPaused(false, on: wsi) }
         guard message.write(to: wsi) else { return -1 }
+        session.recycle(&message.bytes)
         writeAgainIfNeeded(session)
         return 0
     }

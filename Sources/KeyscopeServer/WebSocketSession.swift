@@ -14,6 +14,8 @@ final class WebSocketSession {
     var incoming = MessageAssembly()
     /// Set on shutdown: the next writable callback closes with 1001.
     var closing = false
+    /// The buffer of the last message sent, emptied, for the next `changes` frame (see ``recycle(_:)``).
+    private var spareFrame: [UInt8] = []
     /// When this client may next be sent a changed subscription list while entries wait (the first goes at once).
     private var listDueAt = ContinuousClock.now
 
@@ -54,7 +56,10 @@ final class WebSocketSession {
         switch cursor.next(maxEntries: maxEntries, maxBytes: maxBytes) {
         case .entries(let entries)?:
             let headroom = kws_pre()
-            return OutgoingMessage(bytes: HubMessages.changes(entries, headroom: headroom), headroom: headroom)
+            var bytes: [UInt8] = []
+            swap(&bytes, &spareFrame)
+            HubMessages.appendChanges(entries, headroom: headroom, to: &bytes)
+            return OutgoingMessage(bytes: bytes, headroom: headroom)
         case .gap(let from, let to, let snapshot)?:
             enqueue(snapshot.messageBytes())
             return OutgoingMessage(payload: HubMessages.gap(from: from, to: to))
@@ -64,6 +69,20 @@ final class WebSocketSession {
             return nil
         }
     }
+
+    /// Keeps the buffer of a message just sent (`sent`, left empty) for the next `changes` frame, unless it is over
+    /// ``keptFrameCapacity`` (a rare large snapshot is not held for the connection's life). lws has taken the bytes
+    /// by then: what the socket did not accept, it copied. A busy client's frames are up to 256 KiB, and allocating
+    /// each afresh cost the service thread the kernel's page faults on every frame.
+    func recycle(_ sent: inout [UInt8]) {
+        guard sent.capacity <= Self.keptFrameCapacity else { return }
+        // Swapped, not copied: the buffer stays unique, so emptying it keeps it rather than allocating another.
+        swap(&spareFrame, &sent)
+        spareFrame.removeAll(keepingCapacity: true)
+    }
+
+    /// The largest buffer ``recycle(_:)`` keeps: room for a full `changes` frame (``ServerCore/frameBytes``).
+    static let keptFrameCapacity = 1 << 20
 
     /// Whether another writable callback is worth asking for: queued messages, log entries past the cursor, or a
     /// subscription list held back while entries were waiting.

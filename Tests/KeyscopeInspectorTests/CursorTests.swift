@@ -106,6 +106,26 @@ import Testing
         #expect(HubMessages.gap(from: 3, to: 9) == Array(#"{"type":"gap","from":3,"to":9}"#.utf8))
     }
 
+    @Test func aReusedFrameBufferHoldsTheHeadroomAndTheNewFrameOnly() throws {
+        let hub = startedHub()
+        let store = try addStore(hub, "g")
+        let (_, cursor) = hub.makeCursor()
+        store.set("a", .string(String(repeating: "x", count: 500)))
+        var buffer: [UInt8] = []
+        HubMessages.appendChanges(entries(drain(cursor)), headroom: 16, to: &buffer)
+        let firstCapacity = buffer.capacity
+        // A sender empties the buffer, keeping its capacity, and fills it with the next frame.
+        buffer.removeAll(keepingCapacity: true)
+        store.set("b", 2)
+        let batch = entries(drain(cursor))
+        HubMessages.appendChanges(batch, headroom: 16, to: &buffer)
+        #expect(buffer.capacity == firstCapacity, "the smaller frame fits the kept buffer")
+        #expect(buffer.prefix(16).allSatisfy { $0 == 0 })
+        #expect(Array(buffer.dropFirst(16)) == HubMessages.changes(batch))
+        let line = try StoreValue(jsonBytes: batch[0].lineBytes)
+        #expect(try parsed(Array(buffer.dropFirst(16)))["entries"] == .array([line]))
+    }
+
     @Test func aCursorResumesFromAKnownSeqOrResyncs() throws {
         let hub = startedHub(maxEntries: 20)
         let store = try addStore(hub, "r")
