@@ -22,7 +22,8 @@ public enum HubLogEvent: Sendable, Hashable {
 ///     for entry in entries { print(entry.seq, entry.storeID, String(decoding: entry.lineBytes, as: UTF8.self)) }
 /// }
 /// ```
-/// Entries are immutable and shared by every client; the JSON line is made once, by the first reader.
+/// An entry never changes while anyone but the log holds it, and is shared by every client; the JSON line is made
+/// once, by the first reader.
 ///
 /// **Reuse.** An entry that the log evicted while nothing else held it is refilled by a later append (see
 /// `HubLog.keepSpares`): the writer then allocates no entry and frees the old change's patches itself, so neither

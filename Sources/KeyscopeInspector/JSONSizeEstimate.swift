@@ -48,16 +48,10 @@ enum JSONSizeEstimate {
 
     /// `{"op":"set","path":…,"old":…,"new":…}`.
     static func patch(_ patch: StorePatch) -> Int {
-        20 + patch.op.rawValue.utf8.count + path(patch.keyPath) + member(patch.oldValue) + member(patch.newValue)
-    }
-
-    /// `"old":…,` or `"new":…,`, or nothing without a value. (A switch, not `if let`: binding the value would copy
-    /// it, retaining strings that the writer's thread shares.)
-    private static func member(_ value: StoreValue?) -> Int {
-        switch value {
-        case .some(let value): 7 + of(value)
-        case .none: 0
-        }
+        var total = 20 + patch.op.rawValue.utf8.count + path(patch.keyPath)
+        if let old = patch.oldValue { total += 7 + of(old) }
+        if let new = patch.newValue { total += 7 + of(new) }
+        return total
     }
 
     static func digits(_ value: Int64) -> Int {

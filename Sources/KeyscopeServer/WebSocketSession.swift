@@ -81,8 +81,9 @@ final class WebSocketSession {
         spareFrame.removeAll(keepingCapacity: true)
     }
 
-    /// The largest buffer ``recycle(_:)`` keeps: room for a full `changes` frame (``ServerCore/frameBytes``).
-    static let keptFrameCapacity = 1 << 20
+    /// The largest buffer ``recycle(_:)`` keeps: room for a full `changes` frame (``ServerCore/frameBytes``, which
+    /// one large entry may pass) and then some.
+    static let keptFrameCapacity = 4 * ServerCore.frameBytes
 
     /// Whether another writable callback is worth asking for: queued messages, log entries past the cursor, or a
     /// subscription list held back while entries were waiting.
