@@ -5,8 +5,8 @@ import KeyscopeCore
 ///
 /// A value type kept inside the hub's lock box. Appending only stores the entry (a spare one refilled, when there is
 /// one): the writer's thread pays nothing more. Bounds are enforced by
-/// ``settle(through:addedBytes:options:keepAfter:)``, which a reader (or a background queue, once enough is pending)
-/// calls once it has recorded each entry's estimated size in the entry; only settled entries are evicted. Evicted
+/// ``settle(estimates:options:keepAfter:)``, which a reader (or a background queue, once enough is pending)
+/// calls with each new entry's estimated size, kept in its slot; only settled entries are evicted. Evicted
 /// slots are cleared at once and the array is compacted only when more than half of it is cleared slots. Readers copy
 /// references out, so eviction just moves the tail.
 ///
@@ -14,8 +14,22 @@ import KeyscopeCore
 /// instead of allocating: see ``HubLogEntry``. A spare keeps its old event (and values) until it is refilled, so
 /// spares are bounded too: ``spareLimit`` entries and ``spareByteLimit`` estimated bytes beyond the log's bounds.
 struct HubLog {
+    /// A place in the log: its entry (`nil` once evicted) and the entry's estimated size once settled (0 before).
+    /// The size is kept here as well as in the entry so that eviction, under the hub's lock, reads it from this
+    /// array: reading it from each old entry cost a cache miss per evicted entry, and the writer waited for them.
+    struct Slot {
+        var entry: HubLogEntry?
+        var estimatedBytes = 0
+    }
+
+    /// An entry that settling evicted, with its estimated size.
+    struct Evicted {
+        var entry: HubLogEntry
+        let estimatedBytes: Int
+    }
+
     /// Slots `head...` hold the live entries; earlier slots are cleared.
-    private var slots: [HubLogEntry?] = []
+    private var slots: [Slot] = []
     private var head = 0
     /// The sum of the settled live entries' estimated sizes.
     private(set) var bytes = 0
@@ -26,7 +40,7 @@ struct HubLog {
     /// How many entries were ever evicted (for tests and metrics).
     private(set) var evicted = 0
     /// Evicted entries that nobody else holds, for appends to refill, and the sum of their estimated sizes.
-    private var spares: [HubLogEntry] = []
+    private var spares: [Evicted] = []
     private(set) var spareBytes = 0
 
     /// The most spare entries kept, and the most estimated bytes they hold: evicted entries beyond them are freed.
@@ -50,24 +64,23 @@ struct HubLog {
         let appended: (entry: HubLogEntry, replaced: HubLogEvent?)
         if let spare = spares.popLast() {
             spareBytes -= spare.estimatedBytes
-            appended = (spare, spare.refill(seq: nextSeq, time: time, storeID: storeID, event: event))
+            appended = (spare.entry, spare.entry.refill(seq: nextSeq, time: time, storeID: storeID, event: event))
         } else {
             appended = (HubLogEntry(seq: nextSeq, time: time, storeID: storeID, event: event), nil)
         }
         nextSeq += 1
-        slots.append(appended.entry)
+        slots.append(Slot(entry: appended.entry))
         return appended
     }
 
     /// Keeps evicted entries that nobody else holds (their lines dropped) as spares, within ``spareLimit`` and
     /// ``spareByteLimit``; returns the rest, for the caller to release outside its lock.
-    mutating func keepSpares(_ entries: [HubLogEntry]) -> [HubLogEntry] {
-        var freed: [HubLogEntry] = []
+    mutating func keepSpares(_ entries: [Evicted]) -> [Evicted] {
+        var freed: [Evicted] = []
         for entry in entries {
-            let size = entry.estimatedBytes
-            if spares.count < Self.spareLimit, spareBytes + size <= Self.spareByteLimit {
+            if spares.count < Self.spareLimit, spareBytes + entry.estimatedBytes <= Self.spareByteLimit {
                 spares.append(entry)
-                spareBytes += size
+                spareBytes += entry.estimatedBytes
             } else {
                 freed.append(entry)
             }
@@ -78,22 +91,26 @@ struct HubLog {
     /// How many spare entries wait to be refilled.
     var spareCount: Int { spares.count }
 
-    /// Counts the entries after ``settledSeq`` up to `seq` as settled, `addedBytes` being the sum of their estimates
-    /// (each already recorded in its entry, where eviction reads it back), then evicts the oldest entries until both
-    /// bounds hold again (the newest entry always stays, however large, and so does every entry after `keepAfter`,
-    /// the seq a snapshot being made starts from). Returns the evicted entries so that the caller can release them
-    /// outside its lock.
-    mutating func settle(through seq: Int, addedBytes: Int, options: HubOptions, keepAfter: Int?) -> [HubLogEntry] {
-        precondition(seq >= settledSeq && seq <= lastSeq, "settle must follow the log in order")
-        bytes += addedBytes
-        settledSeq = seq
-        var retired: [HubLogEntry] = []
+    /// Counts the entries after ``settledSeq`` as settled, `estimates` holding their estimated sizes in order (one
+    /// per entry, the newest settled being the last), then evicts the oldest entries until both bounds hold again
+    /// (the newest entry always stays, however large, and so does every entry after `keepAfter`, the seq a snapshot
+    /// being made starts from). Returns the evicted entries so that the caller can release them outside its lock.
+    mutating func settle(estimates: [Int], options: HubOptions, keepAfter: Int?) -> [Evicted] {
+        precondition(estimates.count <= unsettled, "settle must follow the log in order")
+        var slot = head + (settledSeq + 1 - firstSeq)
+        for size in estimates {
+            slots[slot].estimatedBytes = size
+            bytes += size
+            slot += 1
+        }
+        settledSeq += estimates.count
+        var retired: [Evicted] = []
         // Only settled entries may go, and none that a snapshot being made will read.
         let lastEvictable = min(settledSeq, keepAfter ?? .max)
         while count > 1, firstSeq <= lastEvictable, count > options.maxEntries || bytes > options.maxBytes {
-            let entry = slots[head].take()!
-            bytes -= entry.estimatedBytes
-            retired.append(entry)
+            let size = slots[head].estimatedBytes
+            retired.append(Evicted(entry: slots[head].entry.take()!, estimatedBytes: size))
+            bytes -= size
             head += 1
             evicted += 1
         }
@@ -107,7 +124,7 @@ struct HubLog {
     /// The entry with `seq`, if it is still in the log.
     func entry(seq: Int) -> HubLogEntry? {
         guard seq >= firstSeq, seq < nextSeq else { return nil }
-        return slots[head + (seq - firstSeq)]
+        return slots[head + (seq - firstSeq)].entry
     }
 
     /// Up to `limit` entries from `seq` on, not retained (`seq` must not be older than ``firstSeq``): for a caller
@@ -115,12 +132,12 @@ struct HubLog {
     /// lets go of that lock. The hub's lock is then held only to copy pointers: retaining entries that the writer
     /// just made means a cache miss each.
     func unretainedEntries(from seq: Int, limit: Int) -> [Unmanaged<HubLogEntry>] {
-        slots[slotRange(from: seq, limit: limit)].map { Unmanaged.passUnretained($0.unsafelyUnwrapped) }
+        slots[slotRange(from: seq, limit: limit)].map { Unmanaged.passUnretained($0.entry.unsafelyUnwrapped) }
     }
 
     /// Up to `limit` entries from `seq` on (`seq` must not be older than ``firstSeq``).
     func entries(from seq: Int, limit: Int) -> [HubLogEntry] {
-        slots[slotRange(from: seq, limit: limit)].map { $0! }
+        slots[slotRange(from: seq, limit: limit)].map { $0.entry! }
     }
 
     /// The slots of up to `limit` entries from `seq` on.

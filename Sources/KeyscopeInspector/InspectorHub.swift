@@ -37,12 +37,21 @@ public final class InspectorHub: Sendable {
         /// The stores the log's newest entry leaves in the state, with the subscription list each last reported
         /// (the live list is read from the store when asked). The observer decides with it what belongs in the log.
         var known: [StoreID: [SubscriptionInfo]] = [:]
+        /// The store of the last change the observer admitted, while it is known: a busy store's changes skip the
+        /// lookup in ``known`` (hashing its id under the lock). Cleared whenever a store leaves ``known``.
+        var lastAdmitted: StoreID?
         /// Bumped on every `.subscriptionsChanged` of a known store; cursors compare it with what they last sent.
         var subscriptionsVersion = 0
         /// Bumped by start and stop, so that a call from a detached observer (already on its way) is ignored.
         var generation = 0
         var running = false
         var onAppend: (@Sendable () -> Void)?
+        /// ``onAppend`` for the observer's appends, which read it without retaining it: a retain and a release of
+        /// the closure on every change cost a contended cache line whenever the closure's context happened to share
+        /// one with data another thread writes. Every hook ever set stays in ``hooks`` for the hub's life (one small
+        /// box per server start), so an observer that read this just before a setter replaced it can still call it.
+        var appendHook: Unmanaged<AppendHook>?
+        var hooks: [AppendHook] = []
         /// The seqs that snapshots being made start from: entries after the oldest are not evicted meanwhile.
         var pins: [Int] = []
         /// The sum of the delivery counts when the subscription list was last marked changed by the timer.
@@ -91,7 +100,16 @@ public final class InspectorHub: Sendable {
     /// store that changed: keep it trivial (the server wakes its service thread here). Set it before ``start()``.
     public var onAppend: (@Sendable () -> Void)? {
         get { state.withLock { $0.onAppend } }
-        set { state.withLock { $0.onAppend = newValue } }
+        set {
+            state.withLock { state in
+                state.onAppend = newValue
+                state.appendHook = newValue.map { call in
+                    let hook = AppendHook(call)
+                    state.hooks.append(hook)
+                    return .passUnretained(hook)
+                }
+            }
+        }
     }
 
     /// Whether the hub is observing its registry.
@@ -147,6 +165,7 @@ public final class InspectorHub: Sendable {
                     _ = state.log.append(time: .now, storeID: id, event: .removed)
                 }
                 state.known = [:]
+                state.lastAdmitted = nil
                 return state.onAppend
             }
             observation.cancel()
@@ -203,31 +222,34 @@ public final class InspectorHub: Sendable {
             wake?()
             return
         }
+        let ticket = WriteTicket.onThisThread
         let appended = state.withLock { state -> Appended? in
-            guard state.running, state.generation == generation, Self.admit(event, of: id, known: &state.known) else {
+            guard state.running, state.generation == generation, state.admit(event, of: id) else {
                 return nil
             }
             let (entry, replaced) = state.log.append(time: .now, storeID: id, event: event)
             return Appended(
-                entry: entry, replaced: replaced, wake: state.onAppend,
+                entry: ticket == nil ? nil : entry, replaced: replaced, wake: state.appendHook,
                 settle: state.log.unsettled >= Self.writerSettleThreshold)
         }
         // A refilled spare's old event (its change's patches, allocated on this thread) is freed here, on return,
         // outside the hub's lock.
         guard let appended else { return }
-        WriteTicket.current?.offer(appended.entry, from: self)
+        if let ticket, let entry = appended.entry { ticket.offer(entry, from: self) }
         // Readers settle the log as they read; with none keeping up, a background queue does it once this many are
         // waiting, so that the bounds hold (give or take the threshold) and the writer never pays for it.
         if appended.settle { settleInBackground() }
-        appended.wake?()
+        // The hook stays alive with the hub (see `State.hooks`), and the hub is alive while it observes.
+        appended.wake?._withUnsafeGuaranteedRef { $0.call() }
     }
 
     /// What the observer's append hands back from under the hub's lock.
     private struct Appended {
-        let entry: HubLogEntry
+        /// The entry, when a write ticket is bound on this thread (see ``WriteTicket``).
+        let entry: HubLogEntry?
         /// The event of the spare entry that was refilled, if one was.
         let replaced: HubLogEvent?
-        let wake: (@Sendable () -> Void)?
+        let wake: Unmanaged<AppendHook>?
         /// Whether enough entries wait for ``settle()`` to queue it.
         let settle: Bool
     }
@@ -250,23 +272,6 @@ public final class InspectorHub: Sendable {
     /// Where logs are settled when no reader keeps up (one queue for every hub: settling is short and rare).
     private static let settleQueue = DispatchQueue(label: "keyscope.hub.settle", qos: .utility)
 
-    /// Whether an event belongs in the log, updating the known stores: events of stores the hub does not know are
-    /// dropped (only possible while ``start()`` is picking stores up: its read of such a store's state already
-    /// includes them).
-    private static func admit(_ event: HubLogEvent, of id: StoreID, known: inout [StoreID: [SubscriptionInfo]])
-        -> Bool
-    {
-        switch event {
-        case .registered:
-            if known[id] == nil { known[id] = [] }
-            return true
-        case .change, .reset:
-            return known[id] != nil
-        case .removed:
-            return known.removeValue(forKey: id) != nil
-        }
-    }
-
     // MARK: Settling
 
     /// Enforces the log's bounds: what the observer leaves out of the write path (each entry's byte estimate, the
@@ -275,18 +280,18 @@ public final class InspectorHub: Sendable {
     /// the writer queues it on a background queue.
     func settle() {
         settling.withLock { _ in
-            guard let (lastSeq, addedBytes) = estimateUnsettled() else { return }
+            let estimates = estimateUnsettled()
+            guard !estimates.isEmpty else { return }
             var retired = state.withLock { state in
-                state.log.settle(
-                    through: lastSeq, addedBytes: addedBytes, options: options, keepAfter: state.pins.min())
+                state.log.settle(estimates: estimates, options: options, keepAfter: state.pins.min())
             }
             guard !retired.isEmpty else { return }
             // Entries nobody else holds (checked in place, so that no copy counts) become spares for the writer to
             // refill; their lines, made by readers, are freed here rather than by the writer.
-            var spares: [HubLogEntry] = []
+            var spares: [HubLog.Evicted] = []
             spares.reserveCapacity(retired.count)
-            for index in retired.indices where isKnownUniquelyReferenced(&retired[index]) {
-                retired[index].dropLine()
+            for index in retired.indices where isKnownUniquelyReferenced(&retired[index].entry) {
+                retired[index].entry.dropLine()
                 spares.append(retired[index])
             }
             retired = []
@@ -298,17 +303,17 @@ public final class InspectorHub: Sendable {
         }
     }
 
-    /// Records the estimated size of every entry not settled yet in the entry; returns the newest one's seq and the
-    /// sum, or `nil` when every entry is settled. Called while settling, so none of them is evicted meanwhile: they
-    /// are read unretained (the hub's lock is held only to copy pointers, and an entry that this settle evicts has
-    /// no other holder here, so it can become a spare).
-    private func estimateUnsettled() -> (lastSeq: Int, addedBytes: Int)? {
+    /// Records the estimated size of every entry not settled yet in the entry, and returns them in seq order (empty
+    /// when every entry is settled). Called while settling, so none of them is evicted meanwhile: they are read
+    /// unretained (the hub's lock is held only to copy pointers, and an entry that this settle evicts has no other
+    /// holder here, so it can become a spare).
+    private func estimateUnsettled() -> [Int] {
         let pending = state.withLock { state in
             state.log.unsettled == 0 ? [] : state.log.unretainedEntries(from: state.log.settledSeq + 1, limit: .max)
         }
-        guard let newest = pending.last else { return nil }
         // The estimates walk the values: outside the state lock, so the writer never waits for them.
-        var addedBytes = 0
+        var estimates: [Int] = []
+        estimates.reserveCapacity(pending.count)
         var storeID: StoreID?
         var storeIDSize = 0
         for pointer in pending {
@@ -320,10 +325,10 @@ public final class InspectorHub: Sendable {
                 }
                 let size = HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize)
                 entry.recordEstimate(size)
-                addedBytes += size
+                estimates.append(size)
             }
         }
-        return (newest._withUnsafeGuaranteedRef(\.seq), addedBytes)
+        return estimates
     }
 
     // MARK: Snapshots and subscriptions
@@ -344,4 +349,32 @@ public final class InspectorHub: Sendable {
     func liveSubscriptions(of id: StoreID) -> [SubscriptionInfo]? {
         registry.store(id).map { $0.subscriptions.sorted { $0.id < $1.id } }
     }
+}
+
+extension InspectorHub.State {
+    /// Whether an event belongs in the log, updating the known stores: events of stores the hub does not know are
+    /// dropped (only possible while ``InspectorHub/start()`` is picking stores up: its read of such a store's state
+    /// already includes them).
+    mutating func admit(_ event: HubLogEvent, of id: StoreID) -> Bool {
+        switch event {
+        case .registered:
+            if known[id] == nil { known[id] = [] }
+            return true
+        case .change, .reset:
+            if id == lastAdmitted { return true }
+            guard known[id] != nil else { return false }
+            lastAdmitted = id
+            return true
+        case .removed:
+            if id == lastAdmitted { lastAdmitted = nil }
+            return known.removeValue(forKey: id) != nil
+        }
+    }
+}
+
+/// The hub's append hook in a box of its own (see `InspectorHub.State.appendHook`).
+final class AppendHook: Sendable {
+    let call: @Sendable () -> Void
+
+    init(_ call: @escaping @Sendable () -> Void) { self.call = call }
 }

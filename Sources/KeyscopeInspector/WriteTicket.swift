@@ -14,6 +14,16 @@ import Synchronization
 final class WriteTicket: Sendable {
     @TaskLocal static var current: WriteTicket?
 
+    /// How many tickets are bound right now, on any thread. The observer reads ``current`` (a task-local lookup on
+    /// every append) only while this is not 0: a ticket is bound on the thread whose store call the observer runs in,
+    /// so that thread sees its own count.
+    private static let boundCount = Atomic<Int>(0)
+
+    /// The ticket bound on this thread, looked up only when some ticket is bound anywhere.
+    static var onThisThread: WriteTicket? {
+        boundCount.load(ordering: .relaxed) == 0 ? nil : current
+    }
+
     private let hub: ObjectIdentifier
     private let storeID: StoreID
     private let kept = Mutex<HubLogEntry?>(nil)
@@ -36,6 +46,8 @@ final class WriteTicket: Sendable {
 
     /// Runs `body` with this ticket bound on the current thread (and task).
     func bound<R>(_ body: () throws -> R) rethrows -> R {
-        try WriteTicket.$current.withValue(self, operation: body)
+        Self.boundCount.add(1, ordering: .relaxed)
+        defer { Self.boundCount.subtract(1, ordering: .relaxed) }
+        return try WriteTicket.$current.withValue(self, operation: body)
     }
 }

@@ -161,6 +161,24 @@ import Testing
         subscription.cancel()
         #expect(calls.all.count == 5)
     }
+
+    @Test func aReplacedOrClearedAppendHookIsNotCalledAgain() throws {
+        let hub = InspectorHub(registry: StoreRegistry())
+        let first = Collected<Int>()
+        let second = Collected<Int>()
+        hub.onAppend = { first.append(1) }
+        hub.start()
+        let store = try addStore(hub, "w")
+        store.set("a", 1)
+        hub.onAppend = { second.append(1) }
+        store.set("a", 2)
+        store.set("a", 3)
+        hub.onAppend = nil
+        store.set("a", 4)
+        #expect(first.all.count == 2, "the registration and the first set")
+        #expect(second.all.count == 2)
+        #expect(hub.onAppend == nil)
+    }
 }
 
 /// Random valid and invalid writes, single and in transactions, on paths that collide often. Refused writes
