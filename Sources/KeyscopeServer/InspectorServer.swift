@@ -86,7 +86,8 @@ public final class InspectorServer: Sendable {
             guard case .idle = phase else { throw .alreadyStarted }
             let core = ServerCore(hub: hub, options: options, token: token, files: files, logger: logger)
             let startedHub = !hub.isRunning
-            hub.onAppend = { [weak core] in core?.wake() }
+            let waker = core.waker
+            hub.onAppend = { waker.wake() }
             let service = ServiceThread(core: core)
             let (thread, done) = service.launch()
             guard let port = service.waitUntilListening() else {

@@ -6,8 +6,8 @@ import Logging
 import Synchronization
 
 /// The server's state and its lws callback. Everything here runs on the service thread, inside `lws_service`,
-/// except ``wake()`` and ``requestStop()``, which other threads call (they touch only ``shared`` and
-/// ``wakePending``, and the one lws function that is safe from any thread, `lws_cancel_service`).
+/// except ``requestStop()`` and ``forceFinish()``, which other threads call, and ``waker``, which the hub's append
+/// hook holds (they touch only atomics and the one lws function that is safe from any thread, `lws_cancel_service`).
 final class ServerCore: @unchecked Sendable {
     let hub: InspectorHub
     let options: ServerOptions
@@ -18,21 +18,11 @@ final class ServerCore: @unchecked Sendable {
     /// Set once the listening port is known (it may have been 0).
     var policy: HostPolicy
 
-    /// What other threads may touch: the context to wake.
-    struct Shared {
-        var context: ContextHandle?
-    }
-
-    let shared = Mutex(Shared())
-    /// Set by ``requestStop()``. An atomic, not part of ``shared``: the service thread checks it on every wake-up,
-    /// and taking the lock there made it wait on a writer's `lws_cancel_service` in every burst of changes.
+    /// What other threads use to wake the service thread (the hub's append hook holds it).
+    let waker = ServiceWaker()
+    /// Set by ``requestStop()``. An atomic, not behind a lock: the service thread checks it on every wake-up, and
+    /// taking a lock there made it wait on a writer's `lws_cancel_service` in every burst of changes.
     let stopRequested = Atomic<Bool>(false)
-    /// Set by the first append after it was cleared, so that a burst of changes costs one `lws_cancel_service` at
-    /// most. Cleared only by a client that runs dry (``writeAgainIfNeeded(_:)``): while it stays set, clients find
-    /// new entries from their writable callbacks, and with no client at all appends wake nobody (a new client asks
-    /// for its first writable callback itself). Sequentially consistent on both sides: a writer appends then sets
-    /// it, the service thread clears it then looks for entries, and one of the two must see the other.
-    let wakePending = Atomic<Bool>(false)
     /// Set when clients took too long to close: the service loop ends at its next turn regardless.
     let forcedFlag = Atomic<Bool>(false)
 
@@ -77,33 +67,16 @@ final class ServerCore: @unchecked Sendable {
 
     // MARK: Other threads
 
-    /// Wakes the service thread to send what the hub appended. Called by the hub under a store's lock: cheap, and
-    /// one `lws_cancel_service` per burst.
-    func wake() {
-        // A plain load first: while the flag stays set (a busy stream), writers only read its cache line instead
-        // of taking it from the service thread with an exchange on every append.
-        guard !wakePending.load(ordering: .sequentiallyConsistent),
-            !wakePending.exchange(true, ordering: .sequentiallyConsistent)
-        else { return }
-        shared.withLock { state in
-            if let context = state.context { lws_cancel_service(context.pointer) }
-        }
-    }
-
     /// Asks the service thread to close every client (1001) and end its loop.
     func requestStop() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
-        shared.withLock { state in
-            if let context = state.context { lws_cancel_service(context.pointer) }
-        }
+        waker.cancelServiceWait()
     }
 
     /// Ends the service loop even though clients are still closing.
     func forceFinish() {
         forcedFlag.store(true, ordering: .sequentiallyConsistent)
-        shared.withLock { state in
-            if let context = state.context { lws_cancel_service(context.pointer) }
-        }
+        waker.cancelServiceWait()
     }
 
     var forced: Bool { forcedFlag.load(ordering: .sequentiallyConsistent) }
@@ -200,7 +173,7 @@ final class ServerCore: @unchecked Sendable {
     /// it was still set woke nobody.
     func writeAgainIfNeeded(_ session: WebSocketSession) {
         if !session.wantsToWrite {
-            wakePending.store(false, ordering: .sequentiallyConsistent)
+            waker.pending.store(false, ordering: .sequentiallyConsistent)
             guard session.wantsToWrite else { return }
         }
         lws_callback_on_writable(session.wsi)

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// The one thread that owns the lws context: creates it, runs `lws_service` until the core is finished, destroys
-/// it. Nothing else calls lws (``ServerCore/wake()`` only calls `lws_cancel_service`).
+/// it. Nothing else calls lws (``ServiceWaker`` only calls `lws_cancel_service`).
 final class ServiceThread: Sendable {
     let core: ServerCore
     /// The bound port, or nil when the context could not be made; set once, before ``listening`` is signalled.
@@ -64,14 +64,14 @@ final class ServiceThread: Sendable {
         let port = lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))
         core.policy = HostPolicy(
             port: Int(port), extraHosts: options.allowedHosts, extraOrigins: options.allowedOrigins)
-        core.shared.withLock { $0.context = ContextHandle(pointer: context) }
+        core.waker.context.withLock { $0 = ContextHandle(pointer: context) }
         outcome.withLock { $0 = Int(port) }
         listening.signal()
 
         while !core.finished && !core.forced {
             _ = lws_service(context, 0)
         }
-        core.shared.withLock { $0.context = nil }
+        core.waker.context.withLock { $0 = nil }
         lws_context_destroy(context)
         core.echoSubprotocol = nil
         withExtendedLifetime(memory) {}

@@ -46,6 +46,16 @@ struct LogTimeTests {
         #expect(LogTime(Date(timeIntervalSinceReferenceDate: .nan)) == nil)
     }
 
+    @Test("now reads the same clock as Date, to the microsecond")
+    func nowIsTheWallClock() throws {
+        // `now` reads the clock directly; `Date()` before and after bracket it (one microsecond of slack for the
+        // rounding of each).
+        let before = try #require(LogTime(Date())).microsecondsSince1970
+        let now = LogTime.now.microsecondsSince1970
+        let after = try #require(LogTime(Date())).microsecondsSince1970
+        #expect(now >= before - 1 && now <= after + 1, "\(before) \(now) \(after)")
+    }
+
     @Test("Date → LogTime → Date → LogTime is stable, and times order like their microseconds")
     func dateRoundTrip() async {
         let anyTime = Generator { rng in
