@@ -98,6 +98,8 @@ public final class InspectorHub: Sendable {
 
     /// Called after every append (and every subscription-list change), from the observer, so under the lock of the
     /// store that changed: keep it trivial (the server wakes its service thread here). Set it before ``start()``.
+    /// The hub keeps every closure set here until it is released, even after it was replaced or cleared (so that an
+    /// observer already on its way can still call it): capture little.
     public var onAppend: (@Sendable () -> Void)? {
         get { state.withLock { $0.onAppend } }
         set {

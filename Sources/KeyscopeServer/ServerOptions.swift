@@ -39,6 +39,11 @@ public struct ServerOptions: Sendable, Hashable {
     public var writesServerRecord: Bool = true
     /// Deepest JSON nesting accepted in a request.
     public var maxJSONDepth: Int = 512
+    /// The nice value the service thread runs at (on Linux a thread has its own): 10 by default, so that when the
+    /// cores are busy the service's own threads come first and the inspector (with the clients it feeds) takes what
+    /// they leave; when the cores are idle it changes nothing. 0 keeps the priority of the thread that started the
+    /// server. Values are clamped to 0…19 (a thread may lower its priority, not raise it).
+    public var serviceThreadNice: Int = 10
     /// Conformance mode, off by default: instead of the inspector, answer every WebSocket upgrade (any path, any or
     /// no subprotocol, no token) with an echo of each message, through the same framing, reassembly and limits,
     /// with UTF-8 checked on text (close 1007). Plain HTTP gets 404 and no server record is written. Loopback only:

@@ -1,5 +1,6 @@
 import CLibWebSockets
 import Foundation
+import Logging
 import Synchronization
 
 /// The one thread that owns the lws context: creates it, runs `lws_service` until the core is finished, destroys
@@ -31,7 +32,27 @@ final class ServiceThread: Sendable {
         return outcome.withLock { $0 }
     }
 
+    /// Names the calling OS thread (what top -H, perf and /proc show), which Foundation's `Thread.name` does not do
+    /// on Linux. Through /proc/thread-self/comm: the glibc call for it is not visible to Swift.
+    private func nameOSThread(_ name: String) {
+        guard let file = fopen("/proc/thread-self/comm", "w") else { return }
+        fputs(name, file)
+        fclose(file)
+    }
+
+    /// Sets this thread's nice value (``ServerOptions/serviceThreadNice``). On Linux `setpriority` with
+    /// `PRIO_PROCESS` and 0 changes the calling thread only (nice values are per thread there).
+    private func lowerPriority(to nice: Int) {
+        let nice = Int32(min(max(nice, 0), 19))
+        guard nice > 0 else { return }
+        if setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice) != 0 {
+            core.logger.notice("could not lower the service thread's priority (nice \(nice)): errno \(errno)")
+        }
+    }
+
     private func run() {
+        nameOSThread("keyscope-lws")
+        lowerPriority(to: core.options.serviceThreadNice)
         LwsLogging.install(core.logger)
         let options = core.options
         let memory = LwsContextMemory(rxBufferSize: 64 << 10, echo: options.conformanceEcho)
