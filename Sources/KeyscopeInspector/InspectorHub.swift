@@ -45,13 +45,15 @@ public final class InspectorHub: Sendable {
         /// Bumped by start and stop, so that a call from a detached observer (already on its way) is ignored.
         var generation = 0
         var running = false
-        var onAppend: (@Sendable () -> Void)?
-        /// ``onAppend`` for the observer's appends, which read it without retaining it: a retain and a release of
-        /// the closure on every change cost a contended cache line whenever the closure's context happened to share
-        /// one with data another thread writes. Every hook ever set stays in ``hooks`` for the hub's life (one small
-        /// box per server start), so an observer that read this just before a setter replaced it can still call it.
+        /// ``InspectorHub/onAppend``, boxed, which the observer's appends read without retaining: a retain and a
+        /// release of the closure on every change cost a contended cache line whenever the closure's context happened
+        /// to share one with data another thread writes. Every hook ever set stays in ``hooks`` for the hub's life
+        /// (one small box per server start), so an observer that read this just before a setter replaced it can
+        /// still call it.
         var appendHook: Unmanaged<AppendHook>?
         var hooks: [AppendHook] = []
+        /// The hook's closure, retained: for the paths that are not every change's.
+        var onAppend: (@Sendable () -> Void)? { appendHook?.takeUnretainedValue().call }
         /// The seqs that snapshots being made start from: entries after the oldest are not evicted meanwhile.
         var pins: [Int] = []
         /// The sum of the delivery counts when the subscription list was last marked changed by the timer.
@@ -104,7 +106,6 @@ public final class InspectorHub: Sendable {
         get { state.withLock { $0.onAppend } }
         set {
             state.withLock { state in
-                state.onAppend = newValue
                 state.appendHook = newValue.map { call in
                     let hook = AppendHook(call)
                     state.hooks.append(hook)

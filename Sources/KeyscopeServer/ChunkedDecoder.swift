@@ -62,8 +62,9 @@ struct ChunkedDecoder {
                 if size == 0 {
                     state = .trailers
                 } else {
+                    // No reserveCapacity here: it grows to exactly what is asked, so one per chunk would copy the
+                    // body again for every chunk; appending grows it geometrically.
                     guard data.count + size <= limit else { throw .tooLarge }
-                    data.reserveCapacity(data.count + size)
                     state = .data(remaining: size)
                 }
             case .data(let remaining):

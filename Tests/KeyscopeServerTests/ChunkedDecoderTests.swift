@@ -28,6 +28,14 @@ import Testing
         #expect(String(decoding: body.data, as: UTF8.self) == #"{"a":1,"b":[1,2]}"#)
     }
 
+    @Test func decodesABodyOfManyOneByteChunks() throws {
+        let data = (0..<50_000).map { _ in "x" }.joined()
+        let text = data.map { "1\r\n\($0)\r\n" }.joined() + "0\r\n\r\n"
+        let body = try decode(text, piece: 4096)
+        #expect(body.isComplete)
+        #expect(body.data == Array(data.utf8))
+    }
+
     @Test func isNotCompleteUntilTheEmptyLineAfterTheLastChunk() throws {
         #expect(try !decode("3\r\nabc\r\n").isComplete)
         #expect(try !decode("3\r\nabc\r\n0\r\n").isComplete)
