@@ -1,4 +1,6 @@
 public import Foundation
+public import KeyscopeCore
+import Synchronization
 
 /// A log event's time: whole microseconds since 1970-01-01T00:00:00Z, written as RFC 3339 UTC with exactly six
 /// fractional digits (LOG-FORMAT.md), for years 0000 through 9999.
@@ -78,43 +80,68 @@ public struct LogTime: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// The RFC 3339 text as UTF-8 bytes.
     public var rfc3339Bytes: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(27)
-        appendRFC3339(to: &out)
-        return out
+        JSONBuffer.withScratch(capacity: 27) { buffer in
+            appendRFC3339(to: &buffer)
+            return buffer.bytes
+        }
     }
 
-    /// Appends the 27 bytes of ``rfc3339`` to `bytes` (log lines carry one each, and this is their hot path).
-    public func appendRFC3339(to bytes: inout [UInt8]) {
+    /// Appends the 27 bytes of ``rfc3339`` to `buffer` (log lines carry one each, and this is their hot path).
+    public func appendRFC3339(to buffer: inout JSONBuffer) {
         let (days, micros) = microsecondsSince1970.quotientAndFlooredRemainder(dividingBy: Self.microsPerDay)
-        let (year, month, day) = CivilCalendar.civil(days: days)
+        let date = Self.calendarDate(days: days)
         let seconds = Int(micros / Self.microsPerSecond)
         let fraction = Int(micros % Self.microsPerSecond)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { out in
-            // Each field's digits are written from its right end (the year is within 0000–9999 by construction).
-            func digits(_ value: Int, _ count: Int, endingAt end: Int) {
-                var rest = value
-                for position in stride(from: end, to: end - count, by: -1) {
-                    out[position] = 0x30 + UInt8(rest % 10)
-                    rest /= 10
-                }
+        let out = buffer.appendUninitialized(27)
+        Self.twoDigits.withUTF8Buffer { pairs in
+            // Two digits per step, from a table of "00" to "99" (the year is within 0000–9999 by construction).
+            func pair(_ value: Int, at position: Int) {
+                out[position] = pairs[2 * value]
+                out[position + 1] = pairs[2 * value + 1]
             }
-            digits(Int(year), 4, endingAt: 3)
+            pair(date / 1_000_000, at: 0)
+            pair(date / 10_000 % 100, at: 2)
             out[4] = UInt8(ascii: "-")
-            digits(Int(month), 2, endingAt: 6)
+            pair(date / 100 % 100, at: 5)
             out[7] = UInt8(ascii: "-")
-            digits(Int(day), 2, endingAt: 9)
+            pair(date % 100, at: 8)
             out[10] = UInt8(ascii: "T")
-            digits(seconds / 3600, 2, endingAt: 12)
+            pair(seconds / 3600, at: 11)
             out[13] = UInt8(ascii: ":")
-            digits(seconds / 60 % 60, 2, endingAt: 15)
+            pair(seconds / 60 % 60, at: 14)
             out[16] = UInt8(ascii: ":")
-            digits(seconds % 60, 2, endingAt: 18)
+            pair(seconds % 60, at: 17)
             out[19] = UInt8(ascii: ".")
-            digits(fraction, 6, endingAt: 25)
+            pair(fraction / 10_000, at: 20)
+            pair(fraction / 100 % 100, at: 22)
+            pair(fraction % 100, at: 24)
             out[26] = UInt8(ascii: "Z")
-            bytes.append(contentsOf: UnsafeBufferPointer(out))
         }
+    }
+
+    /// "00", "01", … "99" in a row.
+    private static let twoDigits: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    /// The last day converted to a calendar date, as `(days + dayBias) << 32 | YYYYMMDD`: a log's entries are nearly
+    /// all of one day, and the conversion took a tenth of encoding a line. Any thread may replace it; a reader that
+    /// sees another day converts again.
+    private static let recentDay = Atomic<UInt64>(.max)
+    /// Makes every day of years 0000–9999 a positive 32-bit number.
+    private static let dayBias: Int64 = 1_000_000
+
+    /// The date of the day `days` after 1970-01-01 as the decimal number YYYYMMDD.
+    private static func calendarDate(days: Int64) -> Int {
+        let key = UInt64(days + dayBias) << 32
+        let recent = recentDay.load(ordering: .relaxed)
+        if recent & 0xFFFF_FFFF_0000_0000 == key { return Int(recent & 0xFFFF_FFFF) }
+        let (year, month, day) = CivilCalendar.civil(days: days)
+        let date = Int(year * 10_000 + month * 100 + day)
+        recentDay.store(key | UInt64(date), ordering: .relaxed)
+        return date
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS.ffffffZ` exactly: UTC (`Z`), six fractional digits, a real calendar date,

@@ -106,6 +106,16 @@ struct LogTimeTests {
         #expect(LogTime(microsecondsSince1970: 951_782_400_000_001)!.rfc3339 == "2000-02-29T00:00:00.000001Z")
         #expect(LogTime(microsecondsSince1970: 1_795_255_200_125_000)!.rfc3339 == "2026-11-21T10:00:00.125000Z")
         #expect(LogTime(microsecondsSince1970: 253_402_300_799_999_999)!.rfc3339 == "9999-12-31T23:59:59.999999Z")
+        #expect(LogTime.earliest.rfc3339 == "0000-01-01T00:00:00.000000Z")
+        // The last day's date is remembered: times of one day, then another, then the first again.
+        for (micros, text) in [
+            (1_795_255_200_125_000, "2026-11-21T10:00:00.125000Z"),
+            (1_795_305_599_999_999, "2026-11-21T23:59:59.999999Z"),
+            (1_795_305_600_000_000, "2026-11-22T00:00:00.000000Z"),
+            (1_795_255_200_000_007, "2026-11-21T10:00:00.000007Z"),
+        ] as [(Int64, String)] {
+            #expect(LogTime(microsecondsSince1970: micros)!.rfc3339 == text)
+        }
         // Agrees with Foundation's calendar on a spread of instants.
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

@@ -53,19 +53,19 @@ import Testing
         let powers = (0...18).map { power in (0..<power).reduce(1) { product, _ in product * 10 } }
         let positive = powers + powers.map { $0 - 1 } + [12_345, Int.max]
         for value in positive + positive.map { -$0 } + [Int.min] {
-            var bytes: [UInt8] = [0x41]
-            JSONWriter.appendDecimal(value, to: &bytes)
+            let bytes = JSONBuffer.withScratch { buffer in
+                buffer.append(0x41)
+                buffer.appendDecimal(value)
+                return buffer.bytes
+            }
             #expect(bytes == [0x41] + Array(String(value).utf8), "\(value)")
         }
         // `.integer` values are `Int64`, and the digit count must stop at the type's largest power of ten.
         for value in [Int64.min, Int64.max, -1, 0, 1_000_000_000_000_000_000] {
-            var bytes: [UInt8] = []
-            JSONWriter.appendDecimal(value, to: &bytes)
-            #expect(bytes == Array(String(value).utf8), "\(value)")
-        }
-        for value in [Int8.min, Int8.max, 99, 100, -100] {
-            var bytes: [UInt8] = []
-            JSONWriter.appendDecimal(value, to: &bytes)
+            let bytes = JSONBuffer.withScratch { buffer in
+                buffer.appendDecimal(value)
+                return buffer.bytes
+            }
             #expect(bytes == Array(String(value).utf8), "\(value)")
         }
     }

@@ -16,23 +16,19 @@ public enum JSONBytes {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    /// Appends `value` in decimal, as `String(value)` spells it. (Not generic: a generic call from another module
-    /// would not be specialised.)
+    /// Appends `value` in decimal, as `String(value)` spells it.
     public static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        JSONWriter.appendDecimal(value, to: &bytes)
+        JSONBuffer.withScratch(capacity: 24) { buffer in
+            buffer.appendDecimal(value)
+            buffer.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        }
     }
 
     /// Appends the 36 characters of `uuid` in lower case (`uuidString.lowercased()`), without the quotes.
     public static func appendLowercased(_ uuid: UUID, to bytes: inout [UInt8]) {
-        let hex: StaticString = "0123456789abcdef"
-        withUnsafeBytes(of: uuid.uuid) { raw in
-            hex.withUTF8Buffer { digits in
-                for (index, byte) in raw.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
-                    bytes.append(digits[Int(byte >> 4)])
-                    bytes.append(digits[Int(byte & 0x0F)])
-                }
-            }
+        JSONBuffer.withScratch(capacity: 36) { buffer in
+            buffer.appendLowercased(uuid)
+            buffer.withUnsafeBytes { bytes.append(contentsOf: $0) }
         }
     }
 }

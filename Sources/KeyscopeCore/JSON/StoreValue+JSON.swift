@@ -42,27 +42,35 @@ extension StoreValue {
 
     /// The compact JSON form as UTF-8 bytes.
     public func jsonBytes(sortedKeys: Bool = false) -> [UInt8] {
-        var writer = JSONWriter(sortedKeys: sortedKeys)
-        writer.write(self)
-        return writer.bytes
+        JSONBuffer.withScratch { buffer in
+            appendJSON(to: &buffer, sortedKeys: sortedKeys)
+            return buffer.bytes
+        }
     }
 
-    /// Appends the compact JSON form to `bytes`: for writers that assemble larger documents (log lines, messages)
-    /// without an intermediate array per value.
+    /// Appends the compact JSON form to `bytes`.
     public func appendJSON(to bytes: inout [UInt8], sortedKeys: Bool = false) {
-        // No buffer of its own: it would be allocated and freed unused, twice per patch of every log line.
-        var writer = JSONWriter(sortedKeys: sortedKeys, capacity: 0)
-        swap(&writer.bytes, &bytes)
-        writer.write(self)
-        swap(&writer.bytes, &bytes)
+        JSONBuffer.withScratch { buffer in
+            appendJSON(to: &buffer, sortedKeys: sortedKeys)
+            buffer.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        }
+    }
+
+    /// Appends the compact JSON form to `buffer`: for writers that assemble larger documents (log lines, messages)
+    /// without an intermediate array per value.
+    public func appendJSON(to buffer: inout JSONBuffer, sortedKeys: Bool = false) {
+        var writer = JSONWriter(sortedKeys: sortedKeys)
+        writer.write(self, to: &buffer)
     }
 
     /// The JSON form as `Data`, optionally pretty-printed (two-space indent, sorted keys) for files people read.
     public func jsonData(pretty: Bool = false) -> Data {
-        var writer = JSONWriter(sortedKeys: pretty, pretty: pretty)
-        writer.write(self)
-        if pretty { writer.bytes.append(UInt8(ascii: "\n")) }
-        return Data(writer.bytes)
+        JSONBuffer.withScratch { buffer in
+            var writer = JSONWriter(sortedKeys: pretty, pretty: pretty)
+            writer.write(self, to: &buffer)
+            if pretty { buffer.append(UInt8(ascii: "\n")) }
+            return buffer.data
+        }
     }
 }
 

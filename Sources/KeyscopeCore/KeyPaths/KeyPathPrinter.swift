@@ -33,11 +33,11 @@ enum KeyPathPrinter {
     /// Appends `key` as a name (after a dot when `dotted`) when every byte is an ASCII name character that JSON
     /// needs no escape for, the common case, copied as one run; false, with nothing appended, otherwise (non-ASCII
     /// names, a `\` in a name, keys that must be quoted).
-    static func appendASCIIName(_ key: String, dotted: Bool, to bytes: inout [UInt8]) -> Bool {
+    static func appendASCIIName(_ key: String, dotted: Bool, to bytes: inout JSONBuffer) -> Bool {
         JSONEscaping.withUTF8(of: key) { utf8 in
             guard !utf8.isEmpty, utf8.allSatisfy(isUnescapedASCIINameByte) else { return false }
             if dotted { bytes.append(UInt8(ascii: ".")) }
-            bytes.append(contentsOf: utf8)
+            bytes.append(utf8)
             return true
         }
     }
@@ -83,11 +83,19 @@ enum KeyPathPrinter {
 
 extension StoreKeyPath {
     /// Appends the canonical form as a JSON string, quotes included: the bytes of
-    /// `StoreValue.string(description).jsonBytes()`, without building the string first (log lines carry a path per
-    /// patch, and encoding them is the inspector's hot path).
+    /// `StoreValue.string(description).jsonBytes()`.
     public func appendJSONString(to bytes: inout [UInt8]) {
+        JSONBuffer.withScratch { buffer in
+            appendJSONString(to: &buffer)
+            buffer.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        }
+    }
+
+    /// Appends the canonical form as a JSON string, quotes included, without building the string first (log lines
+    /// carry a path per patch, and encoding them is the inspector's hot path).
+    public func appendJSONString(to bytes: inout JSONBuffer) {
         if parseError != nil {
-            StoreValue.string(description).appendJSON(to: &bytes)
+            bytes.appendJSONString(description)
             return
         }
         bytes.append(UInt8(ascii: "\""))
@@ -95,7 +103,7 @@ extension StoreKeyPath {
             switch segment {
             case .index(let index):
                 bytes.append(UInt8(ascii: "["))
-                JSONWriter.appendDecimal(index, to: &bytes)
+                bytes.appendDecimal(index)
                 bytes.append(UInt8(ascii: "]"))
             case .key(let key):
                 if KeyPathPrinter.appendASCIIName(key, dotted: offset > 0, to: &bytes) { continue }
