@@ -7,7 +7,8 @@ import CLibWebSockets
 /// lws keeps what the socket does not take at once and sends it before the connection is writable again.
 enum LwsResponse {
     /// Sends the response, then closes the connection (`Connection: close`): one request per connection.
-    /// Returns what the lws callback must return.
+    /// Returns what the lws callback must return. The answer to a `HEAD` request is the same status and headers
+    /// (`Content-Length` included) without the body, as RFC 9110 asks.
     ///
     /// Why not keep-alive: lws 4.1 mishandles a POST pipelined behind an earlier request on the same connection
     /// (it hands the POST's own request line to the body callback, then its service loop spins). Closing after
@@ -35,6 +36,10 @@ enum LwsResponse {
             }
             failed = failed || lws_finalize_http_header(wsi, &cursor, end) != 0
             guard !failed, var position = cursor else { return }
+            if isHead(wsi) {
+                _ = lws_write(wsi, start, position - start, LWS_WRITE_HTTP)
+                return
+            }
             body.withUnsafeBufferPointer { source in
                 if let from = source.baseAddress, !source.isEmpty {
                     position.update(from: from, count: source.count)
@@ -44,6 +49,11 @@ enum LwsResponse {
             _ = lws_write(wsi, start, position - start, LWS_WRITE_HTTP)
         }
         return -1
+    }
+
+    /// Whether the request being answered is a `HEAD`.
+    static func isHead(_ wsi: OpaquePointer) -> Bool {
+        lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
     }
 
     /// Writes bytes that are already a whole HTTP response (``Refusal/rawResponse``).

@@ -12,11 +12,13 @@ extension ServerCore {
         let request = LwsRequest(wsi: wsi)
         let rawLine = requestLines.take(wsi).flatMap(RawRequestLine.init)
         if let refused = hostRefusal(request) { return LwsResponse.refuse(wsi, refused) }
-        guard let (method, path) = request.methodAndPath else {
+        guard let (sentMethod, path) = request.methodAndPath else {
             return LwsResponse.error(wsi, status: 400, code: "bad_request", message: "the request line cannot be read")
         }
         // PROTOCOL.md: every non-GET request with an Origin is checked (HEAD included).
-        if method != "GET", let refused = originRefusal(request) { return LwsResponse.refuse(wsi, refused) }
+        if sentMethod != "GET", let refused = originRefusal(request) { return LwsResponse.refuse(wsi, refused) }
+        // Past the checks, HEAD is routed as GET: `LwsResponse.send` leaves the body out.
+        let method = sentMethod == "HEAD" ? "GET" : sentMethod
         let tune = TuneRoute(raw: rawLine, method: method, decodedPath: path)
         let preference = PreferenceRoute(raw: rawLine, method: method, decodedPath: path)
         guard tune != nil || preference != nil || Self.isProtected(path) else {
@@ -58,8 +60,9 @@ extension ServerCore {
         }
     }
 
-    /// 405 with `Allow`.
+    /// 405 with `Allow`; a path that answers GET answers HEAD too, and says so.
     func methodNotAllowed(_ wsi: OpaquePointer, _ path: String, allow: String) -> Int32 {
+        let allow = allow.replacingOccurrences(of: "GET", with: "GET, HEAD")
         let methods = allow.replacingOccurrences(of: ", ", with: " and ")
         return LwsResponse.error(
             wsi, status: 405, code: "method_not_allowed", message: "\(path) answers \(methods) only",

@@ -388,8 +388,8 @@ import Testing
         defer { harness.stop() }
         let before = harness.state
         for (method, target, allow) in [
-            ("POST", "/api/preferences", "GET"), ("PUT", "/api/preferences", "GET"),
-            ("DELETE", "/api/preferences", "GET"), ("GET", "/api/preferences/refresh", "POST"),
+            ("POST", "/api/preferences", "GET, HEAD"), ("PUT", "/api/preferences", "GET, HEAD"),
+            ("DELETE", "/api/preferences", "GET, HEAD"), ("GET", "/api/preferences/refresh", "POST"),
             ("PUT", "/api/preferences/refresh", "POST"),
             (
                 "GET", "/api/preferences/userDefaults/com.shop/theme",

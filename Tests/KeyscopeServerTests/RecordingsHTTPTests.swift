@@ -201,10 +201,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("PUT", "/api/recordings", "GET, POST"),
-        ("DELETE", "/api/recordings", "GET, POST"),
-        ("POST", "/api/recordings/fixtures/small.kslog", "GET"),
-        ("DELETE", "/api/recordings/fixtures/small.kslog", "GET"),
+        ("PUT", "/api/recordings", "GET, HEAD, POST"),
+        ("DELETE", "/api/recordings", "GET, HEAD, POST"),
+        ("POST", "/api/recordings/fixtures/small.kslog", "GET, HEAD"),
+        ("DELETE", "/api/recordings/fixtures/small.kslog", "GET, HEAD"),
         ("GET", "/api/recordings/recordings/s.kslog/stop", "POST"),
     ])
     func otherMethodsAre405(method: String, target: String, allow: String) throws {

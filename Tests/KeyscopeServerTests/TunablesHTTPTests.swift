@@ -212,8 +212,8 @@ import Testing
         let harness = try TuneHarness()
         defer { harness.stop() }
         for (method, target, allow) in [
-            ("DELETE", "/tune", "GET, POST"), ("PUT", "/tune", "GET, POST"), ("GET", "/tune/free/1", "PUT"),
-            ("POST", "/tune/free/1", "PUT"), ("POST", "/api/tunables", "GET"),
+            ("DELETE", "/tune", "GET, HEAD, POST"), ("PUT", "/tune", "GET, HEAD, POST"), ("GET", "/tune/free/1", "PUT"),
+            ("POST", "/tune/free/1", "PUT"), ("POST", "/api/tunables", "GET, HEAD"),
         ] {
             let (status, json, response) = try harness.call(method, target, body: method == "POST" ? "{}" : nil)
             #expect(status == 405, "\(method) \(target)")

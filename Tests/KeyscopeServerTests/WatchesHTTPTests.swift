@@ -71,7 +71,8 @@ import Testing
         let harness = try PreferenceHarness()
         defer { harness.stop() }
         for (method, target, allow) in [
-            ("POST", "/api/watches", "GET"), ("PUT", "/api/watches", "GET"), ("DELETE", "/api/watches", "GET"),
+            ("POST", "/api/watches", "GET, HEAD"), ("PUT", "/api/watches", "GET, HEAD"),
+            ("DELETE", "/api/watches", "GET, HEAD"),
             ("GET", "/api/watches/refresh", "POST"), ("PUT", "/api/watches/refresh", "POST"),
         ] {
             let (status, json, response) = try harness.call(method, target, body: method == "GET" ? nil : "{}")

@@ -4,6 +4,7 @@ hello, the ordered change stream under load, resume (continuous, gap, unknown se
 from __future__ import annotations
 
 import re
+import socket
 import threading
 
 import pytest
@@ -84,6 +85,51 @@ def test_http_snapshot(server):
     assert response.status == 200, response.describe()
     assert response.header("content-type").startswith("application/json")
     check_snapshot_shape(response.json())
+
+
+def head_exchange(server, path: str, method: str = "HEAD") -> tuple[str, dict[str, str], bytes]:
+    """One request on a raw socket, read until the server closes: the status line, the headers and every byte after
+    them (http.client would not show a body that a HEAD answer must not have)."""
+    request = (
+        f"{method} {path} HTTP/1.1\r\nHost: {server.host_header}\r\n"
+        f"Authorization: Bearer {server.token}\r\nConnection: close\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(request.encode("latin-1"))
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, separator, rest = data.partition(b"\r\n\r\n")
+    assert separator, f"no complete header block: {data[:300]!r}"
+    status, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.strip().lower(): value.strip() for name, value in (line.split(":", 1) for line in lines)}
+    return status, headers, rest
+
+
+@pytest.mark.parametrize("path", ["/api/health", "/api/snapshot", "/api/tunables"])
+def test_head_on_the_api_answers_as_get_without_a_body(server, path):
+    status, headers, rest = head_exchange(server, path)
+    assert status.startswith("HTTP/1.1 200"), status
+    assert headers["content-type"].startswith("application/json")
+    assert int(headers["content-length"]) > 0, headers
+    assert rest == b"", f"HEAD {path} sent a body: {rest[:200]!r}"
+    if path == "/api/health":
+        get_status, get_headers, get_body = head_exchange(server, path, method="GET")
+        assert get_status.startswith("HTTP/1.1 200") and get_body == b'{"ok":true,"protocol":1}'
+        assert headers["content-length"] == get_headers["content-length"] == str(len(get_body))
+
+
+def test_head_on_a_post_only_path_is_405_without_a_body(server):
+    status, headers, rest = head_exchange(server, "/api/request")
+    assert status.startswith("HTTP/1.1 405"), status
+    assert headers["allow"] == "POST"
+    assert rest == b"", f"the 405 to HEAD sent a body: {rest[:200]!r}"
+
+
+def test_a_get_only_path_says_it_answers_head_too(server):
+    status, headers, _ = head_exchange(server, "/api/health", method="DELETE")
+    assert status.startswith("HTTP/1.1 405"), status
+    assert headers["allow"] == "GET, HEAD"
 
 
 def test_hello_then_snapshot(server):
