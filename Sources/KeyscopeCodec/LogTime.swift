@@ -127,7 +127,7 @@ public struct LogTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         """
 
     /// The last day converted to a calendar date, as `(days + dayBias) << 32 | YYYYMMDD`: a log's entries are nearly
-    /// all of one day, and the conversion took a tenth of encoding a line. Any thread may replace it; a reader that
+    /// all of one day, and the conversion took about a twentieth of encoding a line. Any thread may replace it; a reader that
     /// sees another day converts again.
     private static let recentDay = Atomic<UInt64>(.max)
     /// Makes every day of years 0000–9999 a positive 32-bit number.

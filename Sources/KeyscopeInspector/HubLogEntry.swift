@@ -116,8 +116,9 @@ public final class HubLogEntry: @unchecked Sendable {
         case .registered, .reset, .removed:
             return jsonObject.jsonBytes(sortedKeys: true)
         }
-        // The estimate sizes the scratch memory, so that a transaction's line does not move to the heap on the way.
-        return JSONBuffer.withScratch(capacity: max(1024, estimatedBytes + 64)) { bytes in
+        // The estimate sizes the scratch memory, so that a transaction's line does not move to the heap on the way;
+        // at most 64 KiB of it is asked of the stack, and a longer line moves to the heap once it outgrows that.
+        return JSONBuffer.withScratch(capacity: min(max(1024, estimatedBytes + 64), 64 << 10)) { bytes in
             bytes.append(#"{"patches":["#)
             for (index, patch) in patches.enumerated() {
                 bytes.append(index > 0 ? #",{"# : "{")

@@ -121,4 +121,16 @@ import Testing
         }
         #expect(checked > 1_000)
     }
+
+    @Test func aLineLongerThanItsStackScratchIsWrittenWhole() throws {
+        // A 600-set transaction of 400-character strings: about 260 KB, past the 64 KiB the encoder asks of the
+        // stack, so the line moves to the heap while it is written.
+        let hub = startedHub()
+        let store = try addStore(hub, "long")
+        let text = String(repeating: "0123456789", count: 40)
+        try store.apply((0..<600).map { .set(StoreKeyPath.root.appending(key: "k\($0)"), .string(text)) })
+        let entry = try #require(hub.entry(seq: hub.lastSeq))
+        #expect(entry.lineBytes.count > 2 * (64 << 10))
+        #expect(entry.lineBytes == entry.jsonObject.jsonBytes(sortedKeys: true))
+    }
 }
