@@ -50,10 +50,11 @@ public struct ReplayState: Sendable, Hashable {
     /// The canonical bytes of ``value`` (compact JSON, sorted keys: `value.jsonText(sortedKeys: true)`) followed by
     /// `\n`: exactly what `keyscope state FILE` prints.
     public var jsonBytes: [UInt8] {
-        var bytes: [UInt8] = []
-        value.appendJSON(to: &bytes, sortedKeys: true)
-        bytes.append(UInt8(ascii: "\n"))
-        return bytes
+        JSONBuffer.withScratch { buffer in
+            value.appendJSON(to: &buffer, sortedKeys: true)
+            buffer.append(UInt8(ascii: "\n"))
+            return buffer.bytes
+        }
     }
 
     /// The SHA-256 of ``jsonBytes``: the state digest (`keyscope state FILE | sha256sum` prints the same hex).

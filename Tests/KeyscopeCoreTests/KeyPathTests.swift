@@ -58,8 +58,10 @@ struct KeyPathTests {
         #expect(ExactText.of(reparsed.description) == ExactText.of(vector.canonical))
         #expect(ExactText.of(StoreKeyPath(segments: expected).description) == ExactText.of(vector.canonical))
 
-        var json: [UInt8] = []
-        path.appendJSONString(to: &json)
+        let json = JSONBuffer.withScratch { buffer in
+            path.appendJSONString(to: &buffer)
+            return buffer.bytes
+        }
         #expect(json == StoreValue.string(vector.canonical).jsonBytes(), "the path as a JSON string, written directly")
 
         let literal = StoreKeyPath(stringLiteral: vector.path)
@@ -114,8 +116,10 @@ struct KeyPathTests {
         ]
         for (segments, canonical) in cases {
             #expect(ExactText.of(StoreKeyPath(segments: segments).description) == ExactText.of(canonical))
-            var json: [UInt8] = []
-            StoreKeyPath(segments: segments).appendJSONString(to: &json)
+            let json = JSONBuffer.withScratch { buffer in
+                StoreKeyPath(segments: segments).appendJSONString(to: &buffer)
+                return buffer.bytes
+            }
             #expect(json == StoreValue.string(canonical).jsonBytes(), "\(canonical.debugDescription) as a JSON string")
         }
     }

@@ -36,8 +36,10 @@ enum KeyPathFuzzer {
             again.segments == path.segments,
             "\(text.debugDescription) -> \(canonical.debugDescription) -> \(again.segments), not \(path.segments)")
         FuzzCheck.expect(again.description == canonical, "the canonical form is not a fixed point")
-        var json: [UInt8] = []
-        path.appendJSONString(to: &json)
+        let json = JSONBuffer.withScratch { buffer in
+            path.appendJSONString(to: &buffer)
+            return buffer.bytes
+        }
         FuzzCheck.expect(
             json == StoreValue.string(canonical).jsonBytes(),
             "appendJSONString gave \(String(decoding: json, as: UTF8.self))")

@@ -53,12 +53,6 @@ public struct JSONBuffer: ~Copyable {
     /// The bytes written, as `Data`.
     public var data: Data { Data(bytes: base, count: written) }
 
-    /// Calls `body` with the bytes written so far (valid only during the call).
-    @inlinable
-    public func withUnsafeBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: base, count: written))
-    }
-
     /// Appends one byte.
     @inlinable @inline(__always)
     public mutating func append(_ byte: UInt8) {

@@ -48,14 +48,6 @@ extension StoreValue {
         }
     }
 
-    /// Appends the compact JSON form to `bytes`.
-    public func appendJSON(to bytes: inout [UInt8], sortedKeys: Bool = false) {
-        JSONBuffer.withScratch { buffer in
-            appendJSON(to: &buffer, sortedKeys: sortedKeys)
-            buffer.withUnsafeBytes { bytes.append(contentsOf: $0) }
-        }
-    }
-
     /// Appends the compact JSON form to `buffer`: for writers that assemble larger documents (log lines, messages)
     /// without an intermediate array per value.
     public func appendJSON(to buffer: inout JSONBuffer, sortedKeys: Bool = false) {

@@ -82,17 +82,9 @@ enum KeyPathPrinter {
 }
 
 extension StoreKeyPath {
-    /// Appends the canonical form as a JSON string, quotes included: the bytes of
-    /// `StoreValue.string(description).jsonBytes()`.
-    public func appendJSONString(to bytes: inout [UInt8]) {
-        JSONBuffer.withScratch { buffer in
-            appendJSONString(to: &buffer)
-            buffer.withUnsafeBytes { bytes.append(contentsOf: $0) }
-        }
-    }
-
-    /// Appends the canonical form as a JSON string, quotes included, without building the string first (log lines
-    /// carry a path per patch, and encoding them is the inspector's hot path).
+    /// Appends the canonical form as a JSON string, quotes included (the bytes of
+    /// `StoreValue.string(description).jsonBytes()`), without building the string first: log lines carry a path per
+    /// patch, and encoding them is the inspector's hot path.
     public func appendJSONString(to bytes: inout JSONBuffer) {
         if parseError != nil {
             bytes.appendJSONString(description)
