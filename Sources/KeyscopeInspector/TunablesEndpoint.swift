@@ -4,9 +4,12 @@ public import KeyscopeCore
 /// them, and the schema check every client write passes before the hub applies it.
 ///
 /// The values live in an ordinary store (registered in the hub's registry), so their changes are in the mutation
-/// log and history, revert and replay cover them. Client writes (`PUT /tune/:key/:value`, `POST /tune`, the `tune`
-/// WebSocket request) go through ``InspectorHub/tune(key:value:)`` and ``InspectorHub/replaceTunables(with:)``:
-/// the endpoint validates, then the hub applies the write to ``storeID`` like any other client write.
+/// log and history, revert and replay cover them. Client writes (`PUT /tune/:key/:value`, `DELETE /tune/:key`,
+/// `POST /tune`, the `tune` WebSocket request) go through ``InspectorHub/tune(key:value:)``,
+/// ``InspectorHub/removeTunable(key:)`` and ``InspectorHub/replaceTunables(with:)``: the hub checks the key's form
+/// (``TunePath/checkKey(_:)``), the endpoint validates, then the hub applies the write to ``storeID`` like any other
+/// client write. The tunables are an open JSON object: a write may create a key, unless the endpoint refuses keys
+/// it does not know (a closed schema).
 public protocol TunablesEndpoint: AnyObject, Sendable {
     /// The store that holds the tunables, one top-level key per tunable.
     var storeID: StoreID { get }
@@ -14,13 +17,18 @@ public protocol TunablesEndpoint: AnyObject, Sendable {
     /// Every tunable, key → current value (`GET /tune`).
     func currentValues() -> [String: StoreValue]
 
-    /// Checks that `value` may be written to the tunable `key`: a known key (`unknown_key`), the schema's type
-    /// (`type_mismatch`), range, step and options (`out_of_range`). The message says what to fix.
+    /// Checks that `value` may be written to the tunable `key`, which may be a new key: `unknown_key` when the
+    /// endpoint admits no new keys (a closed schema), the schema's type (`type_mismatch`), range, step and options
+    /// (`out_of_range`). The message says what to fix.
     func validate(key: String, value: StoreValue) throws(HubError)
 
-    /// Checks a whole new set of tunables (`POST /tune`, which replaces them all): every schema rule for each key,
-    /// and (`bad_request`) no key the schema requires left out.
+    /// Checks a whole new set of tunables (`POST /tune`, which replaces them all): each key as in
+    /// ``validate(key:value:)``, and (`bad_request`) no key the schema requires left out.
     func validateReplacement(_ values: [String: StoreValue]) throws(HubError)
+
+    /// Checks that the tunable `key` may be removed (`DELETE /tune/:key`): `bad_request` when the schema requires
+    /// it. The hub refuses a key the store does not hold (`unknown_key`) itself.
+    func validateRemoval(key: String) throws(HubError)
 
     /// Types a value that came through the path form `PUT /tune/:key/:value`, where PROTOCOL.md makes anything but a
     /// JSON number a string: a tunable that holds a color, a URL or a bool takes `#ff8800`, `https://…` or `true`
@@ -33,6 +41,9 @@ public protocol TunablesEndpoint: AnyObject, Sendable {
 }
 
 extension TunablesEndpoint {
+    /// Allows every removal.
+    public func validateRemoval(key: String) throws(HubError) {}
+
     /// Leaves the value as it came.
     public func interpretPathValue(_ value: StoreValue, forKey key: String) -> StoreValue { value }
 }

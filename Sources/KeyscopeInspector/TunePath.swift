@@ -69,6 +69,37 @@ public enum TunePath {
         return .number(double)
     }
 
+    /// The longest tunable key, in UTF-8 bytes.
+    public static let maxKeyBytes = 256
+
+    /// Why `key` cannot be a tunable's key, or `nil` when it can. A key is 1 to ``maxKeyBytes`` bytes of UTF-8
+    /// without `/` (it must fit one segment of `/tune/KEY/VALUE`) and without control characters (U+0000–U+001F,
+    /// U+007F–U+009F: they cannot cross the HTTP parser, and an editor would not show them in the file). Every other
+    /// key is allowed, dots and brackets included: a tunable key is one top-level key, never a key path.
+    public static func keyProblem(_ key: String) -> String? {
+        let shown = key.utf8.count > 40 ? "\(key.prefix(40).debugDescription)…" : key.debugDescription
+        if key.isEmpty { return "a tunable key cannot be empty" }
+        if key.utf8.count > maxKeyBytes {
+            return "the key \(shown) is \(key.utf8.count) bytes long; a tunable key has at most \(maxKeyBytes)"
+        }
+        if key.contains("/") {
+            return "the key \(shown) holds a \"/\", which no tunable key may (it could not be one /tune/KEY segment)"
+        }
+        if key.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            return "the key \(shown) holds a control character, which no tunable key may"
+        }
+        return nil
+    }
+
+    /// Checks `key` with ``keyProblem(_:)``.
+    ///
+    /// - Throws: `bad_request` with the problem and the rule.
+    public static func checkKey(_ key: String) throws(HubError) {
+        if let problem = keyProblem(key) {
+            throw .badRequest("\(problem) (keys: 1 to \(maxKeyBytes) bytes, no \"/\", no control characters)")
+        }
+    }
+
     private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
 
 }

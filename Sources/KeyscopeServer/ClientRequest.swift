@@ -12,6 +12,8 @@ enum ClientRequest: Sendable, Hashable {
     case rewind(seq: Int)
     case resync
     case tune(key: String, value: StoreValue)
+    /// A `tune` request with `"op": "remove"`.
+    case removeTunable(key: String)
     case preference(PreferenceRequest)
 
     /// A `preference` request's op (docs/preferences.md, "Edits and deletes").
@@ -97,8 +99,19 @@ enum ClientRequest: Sendable, Hashable {
             return .resync
         case "tune":
             let key = try reader.string("key")
-            guard let value = try reader.value() else { throw .badRequest("tune needs a \"value\"") }
-            return .tune(key: key, value: value)
+            let op = members["op"] == nil ? "set" : try reader.string("op")
+            switch op {
+            case "set":
+                guard let value = try reader.value() else { throw .badRequest("tune needs a \"value\"") }
+                return .tune(key: key, value: value)
+            case "remove":
+                guard try reader.value() == nil else {
+                    throw .badRequest("a tune with \"op\": \"remove\" takes no \"value\"")
+                }
+                return .removeTunable(key: key)
+            default:
+                throw .badRequest("unknown tune \"op\" \"\(op)\"; use set (the default) or remove")
+            }
         case "preference":
             return .preference(try preference(reader))
         default:

@@ -49,6 +49,9 @@ struct RequestExecutor: Sendable {
             case .tune(let key, let value):
                 try refuseIfReadOnly()
                 return success(id, ServerMessages.seqResult(try hub.tune(key: key, value: value)))
+            case .removeTunable(let key):
+                try refuseIfReadOnly()
+                return success(id, ServerMessages.seqResult(try hub.removeTunable(key: key)))
             case .preference(.set(let ref, let value)):
                 try refuseIfReadOnly()
                 return success(id, ServerMessages.seqResult(try hub.updatePreference(ref, value: value)))

@@ -7,7 +7,7 @@ import KeyscopeInspector
 enum TuneRoute: Sendable, Hashable {
     /// `/tune` itself (`GET`, `POST`).
     case all(method: String)
-    /// `/tune/…`: the still-encoded segments after `/tune/` (`PUT` wants exactly two).
+    /// `/tune/…`: the still-encoded segments after `/tune/` (`PUT` wants exactly two, `DELETE` one).
     case one(method: String, segments: [Substring])
     /// lws's path is under `/tune` but the raw one is not there to route by (it went there through dot segments,
     /// or it could not be read): refused, never guessed.
@@ -29,7 +29,8 @@ enum TuneRoute: Sendable, Hashable {
     }
 }
 
-/// The tunables endpoints: `GET /tune`, `PUT /tune/:key/:value`, `POST /tune` and `GET /api/tunables`.
+/// The tunables endpoints: `GET /tune`, `PUT /tune/:key/:value`, `DELETE /tune/:key`, `POST /tune` and
+/// `GET /api/tunables`.
 extension ServerCore {
     /// A request for `/tune` or below, after the token check.
     func serveTune(_ wsi: OpaquePointer, _ request: LwsRequest, _ route: TuneRoute) -> Int32 {
@@ -46,8 +47,10 @@ extension ServerCore {
             return methodNotAllowed(wsi, TunePath.root, allow: "GET, POST")
         case .one(method: "PUT", let segments):
             return setTunable(wsi, segments)
+        case .one(method: "DELETE", let segments):
+            return removeTunable(wsi, segments)
         case .one:
-            return methodNotAllowed(wsi, TunePath.root + "/KEY/VALUE", allow: "PUT")
+            return methodNotAllowed(wsi, TunePath.root + "/KEY/VALUE", allow: "PUT, DELETE")
         case .unreadable:
             return hubError(
                 wsi,
@@ -76,6 +79,23 @@ extension ServerCore {
             let seq = try hub.tune(key: key, value: value)
             return LwsResponse.json(
                 wsi, Self.success(seq, ["key": .string(key), "value": value]).jsonBytes(sortedKeys: true))
+        } catch {
+            return hubError(wsi, error)
+        }
+    }
+
+    /// `DELETE /tune/:key`: read-only first, then the one segment, then the hub. Answers `{"key":…,"ok":true,"seq":N}`.
+    private func removeTunable(_ wsi: OpaquePointer, _ segments: [Substring]) -> Int32 {
+        if options.readOnly { return hubError(wsi, RequestExecutor.readOnlyError) }
+        do throws(HubError) {
+            guard segments.count == 1 else {
+                throw .badRequest(
+                    "DELETE /tune/KEY takes exactly one path segment after /tune, got \(segments.count); "
+                        + "percent-encode what the key holds")
+            }
+            let key = try TunePath.decode(segment: segments[0])
+            let seq = try hub.removeTunable(key: key)
+            return LwsResponse.json(wsi, Self.success(seq, ["key": .string(key)]).jsonBytes(sortedKeys: true))
         } catch {
             return hubError(wsi, error)
         }

@@ -11,23 +11,31 @@ extension Tunables: TunablesEndpoint {
         getAll()
     }
 
-    /// Checks one write: `unknown_key` for a key that is not a tunable (not in the schema, the defaults or the
-    /// current values), `type_mismatch` and `out_of_range` for the schema's rules; keys without a schema entry take
-    /// any value.
+    /// Checks one write (``TunablesRules``): `bad_request` for a key no file may hold, `unknown_key` for a new key
+    /// a closed schema refuses, `type_mismatch` and `out_of_range` for the schema's rules; keys without a schema
+    /// entry take any value, and new keys are created.
     public func validate(key: String, value: StoreValue) throws(HubError) {
         do {
-            try check(key: key, value: value)
+            try rules.check(key: key, value: value)
         } catch {
             throw HubError(error)
         }
     }
 
-    /// Checks a replacement of every tunable: each key known (`unknown_key`) and valid, and (`bad_request`) every
-    /// key the schema requires present. Keys that the schema does not describe but the defaults or the current
-    /// values have are allowed, with no checks.
+    /// Checks a replacement of every tunable: each key as in ``validate(key:value:)``, and (`bad_request`) every
+    /// key the schema requires present.
     public func validateReplacement(_ values: [String: StoreValue]) throws(HubError) {
         do {
-            try check(replacement: values)
+            try rules.check(replacement: values)
+        } catch {
+            throw HubError(error)
+        }
+    }
+
+    /// Checks a removal: `bad_request` for a key the schema requires.
+    public func validateRemoval(key: String) throws(HubError) {
+        do {
+            try rules.check(removalOf: key)
         } catch {
             throw HubError(error)
         }
@@ -51,14 +59,16 @@ extension Tunables: TunablesEndpoint {
         }
     }
 
-    /// `{"store": id, "values": {…}, "defaults": {…}, "schema": {…} or null}`, the schema in its normalised form
-    /// (``TunablesSchema/jsonValue``).
+    /// `{"store": id, "values": {…}, "defaults": {…}, "schema": {…} or null, "additionalKeys": bool}`, the schema
+    /// in its normalised form (``TunablesSchema/jsonValue``); `additionalKeys` is whether new keys may be created
+    /// (`false` under a closed schema).
     public func panelDescription() -> StoreValue {
         .object([
             "store": .string(storeID.description),
             "values": .object(getAll()),
             "defaults": .object(defaults),
             "schema": schema?.jsonValue ?? .null,
+            "additionalKeys": .bool(schema?.additionalKeys ?? true),
         ])
     }
 }

@@ -21,7 +21,9 @@ import Synchronization
 ///   (the inspector, a revert), is saved to the file atomically, bursts coalesced.
 /// - Another program's edit of the file (an editor's save, in place or by rename) is applied as one change when it
 ///   parses and passes the schema; otherwise it is logged (`keyscope.tunables`, error) and the last good values stay.
-/// - Writes through this class are checked first (known key, schema) and change nothing when refused.
+/// - The tunables are an open JSON object: a write may create a key (unless the schema is closed with
+///   `"additionalKeys": false`). Writes through this class are checked first (the key's form, the schema) and change
+///   nothing when refused.
 ///
 /// Call ``stop()`` (or release the object) to stop watching, save what is pending and leave the registry.
 public final class Tunables: Sendable {
@@ -50,6 +52,8 @@ public final class Tunables: Sendable {
     public let registry: StoreRegistry
 
     let file: TunablesFile
+    /// The checks every write and every new set of values passes.
+    let rules: TunablesRules
     private let watcher: TunablesFileWatcher?
     /// The store subscription that saves changes; `nil` once stopped.
     private let saving: Mutex<AnyCancellable?>
@@ -79,12 +83,13 @@ public final class Tunables: Sendable {
             ? nil : try TunablesSchema(contentsOf: schemaFile)
         let defaultsData = try readFile(defaultsURL, what: "defaults file")
         let defaults = try TunablesDocument.values(from: defaultsData, path: defaultsURL.path, what: "defaults file")
-        try Self.checkFile(defaults, against: schema, path: defaultsURL.path, what: "defaults file")
+        let rules = TunablesRules(schema: schema, defaults: defaults)
+        try Self.checkFile(defaults, against: rules, path: defaultsURL.path, what: "defaults file")
 
         // A process killed while saving leaves its temporary beside the copy; the file storage sweeps them too.
         AtomicFile.removeStaleTemporaries(of: fileURL)
         let (loaded, written) = try Self.loadCopy(at: fileURL, defaults: defaults, defaultsData: defaultsData)
-        try Self.checkFile(loaded, against: schema, path: fileURL.path, what: "tunables file")
+        try Self.checkFile(loaded, against: rules, path: fileURL.path, what: "tunables file")
 
         let store = KeyValueStore(id: StoreID(scope: .app, storage: .file(url: fileURL)), root: loaded)
         do {
@@ -97,12 +102,13 @@ public final class Tunables: Sendable {
         }
         let file = TunablesFile(url: fileURL, store: store, written: written, logger: logger) {
             values throws(TunablesError) in
-            try schema?.check(values: values)
+            try rules.check(replacement: values)
         }
         self.fileURL = fileURL
         self.defaultsURL = defaultsURL
         self.schema = schema
         self.defaults = defaults
+        self.rules = rules
         self.store = store
         self.registry = registry
         self.file = file
@@ -194,15 +200,16 @@ public final class Tunables: Sendable {
     }
 
     private static func checkFile(
-        _ values: [String: StoreValue], against schema: TunablesSchema?, path: String, what: String
+        _ values: [String: StoreValue], against rules: TunablesRules, path: String, what: String
     )
         throws(TunablesError)
     {
         do {
-            try schema?.check(values: values)
+            try rules.check(replacement: values)
         } catch {
+            let broken = error.code == .badKey ? "has a key no tunables file may hold" : "breaks the schema"
             throw TunablesError(
-                code: .badFile, message: "the \(what) \(path) breaks the schema: \(error.message)", key: error.key)
+                code: .badFile, message: "the \(what) \(path) \(broken): \(error.message)", key: error.key)
         }
     }
 }

@@ -1,3 +1,5 @@
+import KeyscopeInspector
+
 /// Why a tunables operation failed. Nothing changed (in memory or on disk) when one is thrown, except for
 /// ``Code/io`` from ``Tunables/flush()``, which reports a save that did not happen.
 ///
@@ -17,8 +19,12 @@ public struct TunablesError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The code as text.
         public var description: String { rawValue }
 
-        /// The key is not a tunable: not in the schema, the defaults or the current values.
+        /// The key is not a tunable and cannot become one: the schema is closed (`"additionalKeys": false`) and
+        /// neither it nor the defaults list the key; or a reset or removal names a key the tunables do not have.
         public static let unknownKey = Code(rawValue: "unknown_key")
+        /// The key cannot be a tunable's key in any file: empty, longer than 256 bytes, or holding `/` or a control
+        /// character (``TunePath/keyProblem(_:)``). `bad_request` on the wire.
+        public static let badKey = Code(rawValue: "bad_key")
         /// The value is not of the type the schema gives the key.
         public static let typeMismatch = Code(rawValue: "type_mismatch")
         /// The value is outside the schema's `min`/`max`, off its `step`, or not one of its `options`.
@@ -58,10 +64,26 @@ public struct TunablesError: Error, Sendable, Hashable, CustomStringConvertible 
 }
 
 extension TunablesError {
+    /// A key the tunables do not have (a reset or removal of it).
     static func unknownKey(_ key: String) -> TunablesError {
+        TunablesError(code: .unknownKey, message: "\(key): no such tunable", key: key)
+    }
+
+    /// A new key that a closed schema refuses.
+    static func closedSchema(_ key: String) -> TunablesError {
         TunablesError(
             code: .unknownKey,
-            message: "\(key): no such tunable; add it to the defaults file (or the schema) first", key: key)
+            message: "\(key): no such tunable; add it to the defaults file (or the schema) first (the schema is "
+                + "closed by \"additionalKeys\": false, which refuses keys neither it nor the defaults list)",
+            key: key)
+    }
+
+    /// A key no file could hold.
+    static func badKey(_ key: String, _ problem: String) -> TunablesError {
+        TunablesError(
+            code: .badKey,
+            message: "\(problem) (keys: 1 to \(TunePath.maxKeyBytes) bytes, no \"/\", no control characters)",
+            key: key)
     }
 
     static func typeMismatch(_ key: String, _ message: String) -> TunablesError {

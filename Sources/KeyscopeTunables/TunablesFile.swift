@@ -145,8 +145,9 @@ final class TunablesFile: Sendable {
         do {
             try check(values)
         } catch {
+            let problem = error.code == .badKey ? "has a key no tunables file may hold" : "breaks the schema"
             logger.error(
-                "the tunables file breaks the schema; keeping the last good values until it is fixed",
+                "the tunables file \(problem); keeping the last good values until it is fixed",
                 metadata: ["file": "\(url.path)", "error": "\(error.message)"])
             return
         }

@@ -15,9 +15,10 @@ public import KeyscopeCore
 /// let schema = try TunablesSchema(contentsOf: URL(fileURLWithPath: "Resources/live-constants.schema.json"))
 /// try schema.check(key: "toolbar_height", value: 64)
 /// ```
-/// Keys the schema does not list are allowed with no checks. A schema that is not consistent (an unknown type or
-/// field, `min` above `max`, a `step` that is not positive, an option outside the range…) is refused when it is
-/// read, with ``TunablesError/Code/badSchema``.
+/// Keys the schema does not list are allowed with no checks, unless the schema is closed: a top-level
+/// `"additionalKeys": false` (``additionalKeys``) refuses every key that neither it nor the defaults list, for typo
+/// protection. A schema that is not consistent (an unknown type or field, `min` above `max`, a `step` that is not
+/// positive, an option outside the range…) is refused when it is read, with ``TunablesError/Code/badSchema``.
 public struct TunablesSchema: Sendable, Hashable {
     /// The type of a tunable, as written in the schema's `type` field.
     public enum ValueType: String, Sendable, Hashable, CaseIterable {
@@ -76,15 +77,27 @@ public struct TunablesSchema: Sendable, Hashable {
     /// The fields an entry may have; any other field is an error (it is most likely a typo).
     public static let fieldNames = ["type", "min", "max", "step", "options", "description", "group", "required"]
 
+    /// The top-level member that opens or closes the schema: `"additionalKeys": false` (a bool, where an entry
+    /// would be an object).
+    public static let additionalKeysName = "additionalKeys"
+
     /// The rules, by tunable key.
     public let entries: [String: Entry]
 
+    /// Whether keys that neither the schema nor the defaults list may be created (`true`, the default: the
+    /// tunables are an open JSON object). `false` closes the set: writes of other keys get
+    /// ``TunablesError/Code/unknownKey``.
+    public let additionalKeys: Bool
+
     /// A schema from entries, after checking each one (`source` names it in errors). Numeric fields are normalised
     /// to the entry's type: `.number` for number tunables (an integer `min` of `0` becomes `0.0`).
-    public init(entries: [String: Entry], source: String = "schema") throws(TunablesError) {
+    public init(entries: [String: Entry], additionalKeys: Bool = true, source: String = "schema")
+        throws(TunablesError)
+    {
         var checked: [String: Entry] = [:]
         for (key, entry) in entries { checked[key] = try entry.normalised(key: key, source: source) }
         self.entries = checked
+        self.additionalKeys = additionalKeys
     }
 
     /// Reads a schema from JSON: an object of key → entry object (see the type's documentation).
@@ -100,8 +113,22 @@ public struct TunablesSchema: Sendable, Hashable {
                 source, "must be a JSON object of tunable key → {\"type\": …}, found \(document.typeName)")
         }
         var entries: [String: Entry] = [:]
-        for (key, value) in members { entries[key] = try Entry(parsing: value, key: key, source: source) }
-        try self.init(entries: entries, source: source)
+        var additionalKeys = true
+        for (key, value) in members {
+            // A bool here is the setting; an object is the entry of a tunable that happens to have this name.
+            if key == Self.additionalKeysName, case .bool(let open) = value {
+                additionalKeys = open
+                continue
+            }
+            if key == Self.additionalKeysName, value.objectValue == nil {
+                throw .badSchema(
+                    source,
+                    "\"\(key)\" must be true or false (false refuses keys the schema and defaults lack), "
+                        + "found \(value.typeName)")
+            }
+            entries[key] = try Entry(parsing: value, key: key, source: source)
+        }
+        try self.init(entries: entries, additionalKeys: additionalKeys, source: source)
     }
 
     /// Reads the schema file at `url`: ``TunablesError/Code/missingFile`` when it does not exist.

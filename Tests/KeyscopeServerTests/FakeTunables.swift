@@ -62,6 +62,10 @@ final class FakeTunables: TunablesEndpoint {
         }
     }
 
+    func validateRemoval(key: String) throws(HubError) {
+        if required.contains(key) { throw .badRequest("the tunable \"\(key)\" is required and cannot be removed") }
+    }
+
     func panelDescription() -> StoreValue {
         [
             "store": .string(storeID.description), "values": .object(currentValues()), "defaults": .object(defaults),

@@ -29,7 +29,8 @@ extension TunablesTests {
         @Test func validateGivesTheProtocolsCodes() throws {
             let (_, endpoint) = try open()
             #expect(code { try endpoint.validate(key: "height", value: 48) } == nil)
-            #expect(code { try endpoint.validate(key: "nope", value: 1) } == .unknownKey)
+            #expect(code { try endpoint.validate(key: "nope", value: 1) } == nil, "an open schema admits new keys")
+            #expect(code { try endpoint.validate(key: "a/b", value: 1) } == .badRequest)
             #expect(code { try endpoint.validate(key: "height", value: "48") } == .typeMismatch)
             #expect(code { try endpoint.validate(key: "height", value: 500) } == .outOfRange)
             #expect(code { try endpoint.validate(key: "height", value: 25) } == .outOfRange)
@@ -67,8 +68,10 @@ extension TunablesTests {
             values["height"] = 999
             #expect(code { try endpoint.validateReplacement(values) } == .outOfRange)
             values["height"] = 48
-            values["typo"] = 1
-            #expect(code { try endpoint.validateReplacement(values) } == .unknownKey)
+            values["new_key"] = 1
+            #expect(code { try endpoint.validateReplacement(values) } == nil, "an open schema admits new keys")
+            values["bad\u{7}key"] = 1
+            #expect(code { try endpoint.validateReplacement(values) } == .badRequest)
         }
 
         @Test func validationAloneChangesNothing() throws {
@@ -84,7 +87,9 @@ extension TunablesTests {
             let tunables = try #require(endpoint as? Tunables)
             try tunables.set("height", 48)
             let panel = endpoint.panelDescription()
-            #expect(panel.objectValue.map { Set($0.keys) } == ["store", "values", "defaults", "schema"])
+            #expect(
+                panel.objectValue.map { Set($0.keys) } == ["store", "values", "defaults", "schema", "additionalKeys"])
+            #expect(panel["additionalKeys"] == true)
             #expect(panel["store"] == .string("app/file:\(sandbox.fileURL.path)"))
             #expect(panel["values"]?["height"] == 48)
             #expect(panel["defaults"] == SchemaTests.defaults)

@@ -65,15 +65,14 @@ extension TunablesTests {
             #expect(log.all.count == before + 1, "resetting what already is the default records nothing")
         }
 
-        @Test func unknownKeysAreRefusedAndNothingChanges() throws {
+        @Test func unknownKeysCannotBeResetOrRemoved() throws {
             let sandbox = try Sandbox(defaults: ["a": 1])
             let t = try sandbox.open()
-            let error = #expect(throws: TunablesError.self) { try t.set("nope", 1) }
+            let error = #expect(throws: TunablesError.self) { try t.reset("nope") }
             #expect(error?.code == .unknownKey)
             #expect(error?.key == "nope")
             #expect(error?.message.contains("nope") == true)
-            #expect(throws: TunablesError.self) { try t.setAll(["a": 2, "nope": 1]) }
-            #expect(throws: TunablesError.self) { try t.reset("nope") }
+            #expect(throws: TunablesError.self) { try t.remove("nope") }
             #expect(t.getAll() == ["a": 1])
         }
 
