@@ -1,0 +1,225 @@
+"""Tunables are an open JSON object (docs/tunables.md "Open and closed"): against a real `keyscope serve --demo`,
+new keys are created by `PUT /tune`, `POST /tune` and the WebSocket `tune` request, removed by `DELETE /tune/:key`
+and by a `POST` that leaves them out, and every such change is in `GET /tune`, in the log and in the saved file. A
+closed schema (`"additionalKeys": false`) refuses keys it does not list, and `keyscope tune watch` / `pull` carry
+added and removed keys both ways."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from support import StreamClient, error_code, http, keyscope_binary, wait_for, unique_key
+from test_tunables import Watcher, save_by_rename
+
+
+def tunables(server) -> dict:
+    response = http(server, "GET", "/tune")
+    assert response.status == 200, response.describe()
+    return response.json()
+
+
+def saved_file(server) -> Path:
+    store = http(server, "GET", "/api/tunables").json()["store"]
+    return Path(store.removeprefix("app/file:"))
+
+
+def saved_values(server) -> dict:
+    return json.loads(saved_file(server).read_text())
+
+
+def tunables_store(server) -> str:
+    return http(server, "GET", "/api/tunables").json()["store"]
+
+
+def logged_patch(client: StreamClient, seq: int) -> dict:
+    """The one patch of the change `seq`, as the log streamed it."""
+    client.wait_seq(seq)
+    entry = client.entry(seq)
+    assert len(entry["patches"]) == 1, entry
+    return entry["patches"][0]
+
+
+@pytest.fixture
+def stream(server):
+    client = StreamClient.open(server)
+    yield client
+    client.close()
+
+
+@pytest.mark.parametrize(
+    ("segment", "expected"),
+    [
+        ("7", 7),
+        ("-2.5", -2.5),
+        ("hello", "hello"),
+        ("Hello%20there%2Fall%20%E2%9C%93", "Hello there/all ✓"),  # percent-encoded, %2F inside its segment
+        ("%23ff8800", "#ff8800"),  # no schema entry and no current value: a string, not a color
+    ],
+)
+def test_put_creates_a_new_key_logged_and_saved(server, stream, segment, expected):
+    key = unique_key("new")
+    response = http(server, "PUT", f"/tune/{key}/{segment}")
+    assert response.status == 200, response.describe()
+    body = response.json()
+    assert body["key"] == key and body["value"] == expected
+    value = tunables(server)[key]
+    assert value == expected and type(value) is type(expected)
+    patch = logged_patch(stream, body["seq"])
+    assert patch["op"] == "set" and patch["new"] == expected and "old" not in patch, patch
+    wait_for(lambda: saved_values(server).get(key) == expected, "the file on disk has the new key")
+
+
+def test_post_adds_and_removes_keys_in_one_change(server, stream):
+    dropped = unique_key("dropped")
+    assert http(server, "PUT", f"/tune/{dropped}/1").status == 200
+    before = tunables(server)
+    added = unique_key("posted")
+    values = dict(before)
+    del values[dropped]  # the demo's schema requires its own keys: a key made here can be left out
+    values[added] = {"nested": [1, 2]}
+    response = http(server, "POST", "/tune", body=values)
+    assert response.status == 200, response.describe()
+    assert response.json()["count"] == len(values)
+    assert tunables(server) == values
+    stream.wait_seq(response.json()["seq"])
+    entry = stream.entry(response.json()["seq"])
+    assert entry.get("txn"), "one transaction"
+    ops = {(p["op"], p["path"]) for p in entry["patches"]}
+    assert ("remove", dropped) in ops and ("set", added) in ops, entry
+    wait_for(lambda: saved_values(server) == values, "the file on disk is the posted set")
+    # Take the new key out again for the other tests.
+    assert http(server, "DELETE", f"/tune/{added}").status == 200
+
+
+def test_a_websocket_tune_creates_and_removes_a_key(server, stream):
+    key = unique_key("ws")
+    reply = stream.request({"type": "tune", "key": key, "value": [1, "two"]})
+    assert reply["ok"] is True, reply
+    assert tunables(server)[key] == [1, "two"]
+    assert logged_patch(stream, reply["result"]["seq"])["new"] == [1, "two"]
+    wait_for(lambda: saved_values(server).get(key) == [1, "two"], "the file on disk has the key")
+
+    reply = stream.request({"type": "tune", "op": "remove", "key": key})
+    assert reply["ok"] is True, reply
+    assert key not in tunables(server)
+    patch = logged_patch(stream, reply["result"]["seq"])
+    assert patch["op"] == "remove" and patch["old"] == [1, "two"], patch
+    wait_for(lambda: key not in saved_values(server), "the file on disk lost the key")
+
+
+def test_delete_removes_a_key_and_refuses_what_it_cannot_remove(server, stream):
+    key = unique_key("gone")
+    assert http(server, "PUT", f"/tune/{key}/1").status == 200
+    response = http(server, "DELETE", f"/tune/{key}")
+    assert response.status == 200, response.describe()
+    assert response.json()["key"] == key
+    assert key not in tunables(server)
+    assert logged_patch(stream, response.json()["seq"])["op"] == "remove"
+    wait_for(lambda: key not in saved_values(server), "the file on disk lost the key")
+
+    before = tunables(server)
+    for path, status, code in [
+        (f"/tune/{key}", 404, "unknown_key"),  # gone already
+        ("/tune/toolbar_height", 400, "bad_request"),  # the demo's schema requires it
+        ("/tune/toolbar_height/48", 400, "bad_request"),  # DELETE takes one segment
+    ]:
+        refused = http(server, "DELETE", path)
+        assert refused.status == status, refused.describe()
+        assert error_code(refused) == code
+        assert refused.json()["error"]["message"]
+    assert tunables(server) == before
+
+
+@pytest.mark.parametrize(
+    "segment",
+    ["a%2Fb", "k" * 257, "tab%09key", "c1%C2%85"],
+    ids=["slash", "257-bytes", "control", "c1-control"],
+)
+def test_keys_no_file_or_url_could_hold_are_bad_requests_that_change_nothing(server, stream, segment):
+    before = tunables(server)
+    wait_for(lambda: saved_values(server) == before, "earlier tests' saves are on disk")
+    file_before = saved_file(server).read_bytes()
+    response = http(server, "PUT", f"/tune/{segment}/1")
+    assert response.status == 400, response.describe()
+    assert error_code(response) == "bad_request"
+    key = segment.replace("%2F", "/").replace("%09", "\t").replace("%C2%85", "\u0085")
+    reply = stream.request({"type": "tune", "key": key, "value": 1})
+    assert reply["ok"] is False and reply["error"]["code"] == "bad_request", reply
+    posted = http(server, "POST", "/tune", body={**before, key: 1})
+    assert posted.status == 400 and error_code(posted) == "bad_request", posted.describe()
+    assert tunables(server) == before
+    assert saved_file(server).read_bytes() == file_before
+
+
+CLOSED_DEFAULTS = {"height": 44, "title": "Shop"}
+CLOSED_SCHEMA = {"additionalKeys": False, "height": {"type": "integer", "min": 24, "max": 120}}
+
+
+def test_a_closed_schema_refuses_unknown_keys_and_changes_nothing(launch, tmp_path):
+    defaults = tmp_path / "live-constants.json"
+    defaults.write_text(json.dumps(CLOSED_DEFAULTS))
+    (tmp_path / "live-constants.schema.json").write_text(json.dumps(CLOSED_SCHEMA))
+    running = launch("--tunables", str(defaults))
+    description = http(running, "GET", "/api/tunables").json()
+    assert description["additionalKeys"] is False
+    file_before = saved_file(running).read_bytes()
+    before = tunables(running)
+    assert before == CLOSED_DEFAULTS
+
+    response = http(running, "PUT", "/tune/typo/1")
+    assert response.status == 404, response.describe()
+    assert error_code(response) == "unknown_key"
+    assert "additionalKeys" in response.json()["error"]["message"]
+    posted = http(running, "POST", "/tune", body={**before, "typo": 1})
+    assert posted.status == 404 and error_code(posted) == "unknown_key"
+    client = StreamClient.open(running)
+    try:
+        reply = client.request({"type": "tune", "key": "typo", "value": 1})
+        assert reply["ok"] is False and reply["error"]["code"] == "unknown_key", reply
+    finally:
+        client.close()
+    assert tunables(running) == before
+    assert saved_file(running).read_bytes() == file_before
+    # The keys it lists (and the defaults' keys) still take writes.
+    assert http(running, "PUT", "/tune/title/Basket").status == 200
+    assert tunables(running)["title"] == "Basket"
+
+
+def run_cli(server, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, KEYSCOPE_HOME=str(server.home))
+    env.pop("KEYSCOPE_TOKEN", None)
+    return subprocess.run([str(keyscope_binary()), *args], env=env, capture_output=True, text=True, timeout=30)
+
+
+def test_tune_watch_adds_and_removes_keys_and_pull_writes_back_what_the_service_has(server, tmp_path):
+    target = tmp_path / "constants.json"
+    pulled = run_cli(server, "tune", "pull", str(target))
+    assert pulled.returncode == 0, pulled.stderr
+    values = json.loads(target.read_text())
+    original = dict(values)
+    key = unique_key("watched")
+    watcher = Watcher(server, target)
+    try:
+        values[key] = 12
+        save_by_rename(target, values)
+        wait_for(lambda: tunables(server).get(key) == 12, "a key added to the file is created on the service")
+        wait_for(lambda: saved_values(server).get(key) == 12, "and saved to the service's own file")
+        del values[key]
+        save_by_rename(target, values)
+        wait_for(lambda: key not in tunables(server), "a key removed from the file is removed on the service")
+    finally:
+        code = watcher.stop()
+    assert code == 0, "".join(watcher.stderr)
+
+    added = unique_key("pulled")
+    assert http(server, "PUT", f"/tune/{added}/on").status == 200
+    again = run_cli(server, "tune", "pull", str(target))
+    assert again.returncode == 0, again.stderr
+    assert json.loads(target.read_text()) == tunables(server)
+    assert json.loads(target.read_text())[added] == "on"
+    assert http(server, "POST", "/tune", body=original).status == 200
