@@ -31,6 +31,15 @@ export function tuneRequest(id, key, json) {
 }
 
 /**
+ * Removes one tunable (a `tune` request with `"op": "remove"`); reading it then gives its default, if any.
+ * @param {number} id
+ * @param {string} key
+ */
+export function tuneRemoveRequest(id, key) {
+  return `{"id":${id},"type":"tune","op":"remove","key":${JSON.stringify(key)}}`;
+}
+
+/**
  * All or nothing: one change with one txn.
  * @param {number} id
  * @param {string} store

@@ -30,6 +30,25 @@ export function readControlInput(control, text) {
 }
 
 /**
+ * Reads the value typed for a new tunable: JSON as in VALUES.md (`64` an integer, `1.5` a number, `true`,
+ * `{"$color": "#FF8800"}`, `"64"` a string), or, when the text is not JSON, the text itself as a string
+ * (`Welcome back!`).
+ * @param {string} text
+ * @returns {ControlInput}
+ */
+export function readNewValue(text) {
+  if (text.trim() === "") return { ok: false, message: "Type a value: JSON (64, 1.5, true, \"text\") or plain text." };
+  let value;
+  try {
+    value = parseJSON(text);
+  } catch (error) {
+    if (!(error instanceof JSONValueError)) throw error;
+    value = text;
+  }
+  return { ok: true, json: stringifyValue(value), text: shownText(value) };
+}
+
+/**
  * The number of decimals that `x` is written with (`0.05` → 2, `1e-7` → 7, `4` → 0).
  * @param {number} x
  */

@@ -16,13 +16,15 @@ export const otherGroup = "Other";
  * @typedef {{type: string|null, min: any, max: any, step: any, options: any[]|null, description: string,
  *   group: string, required: boolean}} SchemaEntry   min, max, step and options are StoreValues (or undefined/null)
  * @typedef {{store: string, values: Map<string, any>, defaults: Map<string, any>,
- *   schema: Map<string, SchemaEntry>|null}} TunablesPanel
+ *   schema: Map<string, SchemaEntry>|null, additionalKeys: boolean}} TunablesPanel   additionalKeys: whether new
+ *   keys may be created (false under a schema closed with "additionalKeys": false)
  * @typedef {{kind: "slider"|"stepper"|"number"|"toggle"|"select"|"color"|"text"|"url"|"json",
  *   type: string, min?: number, max?: number, step?: number, options?: Array<{json: string, label: string}>}} Control
  * @typedef {{present: boolean, json: string, text: string, number?: number, checked?: boolean,
  *   picker?: string, alpha?: string, selected?: number}} ValueShown   what a control shows for a value
  * @typedef {{key: string, group: string, description: string, allowed: string, control: Control,
- *   value: ValueShown, defaultValue: ValueShown|null, modified: boolean}} TunableRow
+ *   value: ValueShown, defaultValue: ValueShown|null, modified: boolean, isNew: boolean, removable: boolean}} TunableRow
+ *   isNew: the defaults lack the key (someone added it); removable: it has a value the schema does not require
  */
 
 /**
@@ -41,6 +43,8 @@ export function readTunablesPanel(body) {
   if (!(values instanceof Map)) throw new TypeError('"values" should be an object');
   if (!(defaults instanceof Map)) throw new TypeError('"defaults" should be an object');
   if (schema !== null && !(schema instanceof Map)) throw new TypeError('"schema" should be an object or null');
+  // Servers from before open tunables do not send it; they refused new keys.
+  const additionalKeys = body.has("additionalKeys") ? body.get("additionalKeys") === true : false;
   let entries = null;
   if (schema) {
     entries = new Map();
@@ -49,7 +53,7 @@ export function readTunablesPanel(body) {
       entries.set(key, readEntry(raw));
     }
   }
-  return { store, values, defaults, schema: entries };
+  return { store, values, defaults, schema: entries, additionalKeys };
 }
 
 /** @returns {SchemaEntry} */
@@ -217,6 +221,8 @@ export function tunableRows(panel, values) {
       defaultValue: fallback === undefined ? null : showValue(fallback, control),
       // A tunable without a default has nothing to be reset to, so it is never "modified".
       modified: fallback !== undefined && (value === undefined || !valuesEqual(value, fallback)),
+      isNew: fallback === undefined,
+      removable: value !== undefined && entry?.required !== true,
     };
   });
   return rows.sort(compareRows);
@@ -268,4 +274,24 @@ export function countsText(rows, shown = rows.length) {
   const modified = rows.filter((r) => r.modified).length;
   const text = `${rows.length} tunable${rows.length === 1 ? "" : "s"} · ${modified} modified`;
   return shown === rows.length ? text : `${text} · ${shown} shown`;
+}
+
+/** The longest tunable key, in UTF-8 bytes (the server's TunePath.maxKeyBytes). */
+export const maxKeyBytes = 256;
+
+/**
+ * Why `key` cannot be a new tunable's key, or null when it can: the server's rule (1 to 256 bytes of UTF-8, no
+ * `/`, no control characters) and a key that is not a tunable already.
+ * @param {string} key
+ * @param {Set<string>|Map<string, any>} existing the keys that are tunables already
+ */
+export function newKeyProblem(key, existing) {
+  if (key === "") return "Type a key.";
+  const bytes = new TextEncoder().encode(key).length;
+  if (bytes > maxKeyBytes) return `The key is ${bytes} bytes long; a tunable key has at most ${maxKeyBytes}.`;
+  if (key.includes("/")) return "A tunable key cannot hold “/”.";
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(key)) return "A tunable key cannot hold control characters.";
+  if (existing.has(key)) return `“${key}” is a tunable already: edit its row.`;
+  return null;
 }

@@ -1,12 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseJSON } from "../../Public/lib/json-reader.mjs";
-import { tuneRequest } from "../../Public/lib/requests.mjs";
+import { tuneRemoveRequest, tuneRequest } from "../../Public/lib/requests.mjs";
 import {
-  allowedText, controlFor, countsText, defaultStep, groupRows, inferType, readTunablesPanel, showValue, tunableRows,
+  allowedText, controlFor, countsText, defaultStep, groupRows, inferType, newKeyProblem, readTunablesPanel, showValue,
+  tunableRows,
 } from "../../Public/lib/tunables.mjs";
 import {
-  decimals, exportText, pickedColor, readControlInput, readImport, replacementSummary, sliderInput, snapToStep, stepInput,
+  decimals, exportText, pickedColor, readControlInput, readImport, readNewValue, replacementSummary, sliderInput,
+  snapToStep, stepInput,
 } from "../../Public/lib/tunable-input.mjs";
 import { readViewState, writeViewState } from "../../Public/lib/url-state.mjs";
 import { errorOf, errorText, getJSON, postEmpty, postFailureText } from "../../Public/app/worker/http.mjs";
@@ -296,4 +298,49 @@ test("reset all and import are one POST /tune with the whole set; refusals keep 
   assert.equal(requests[2].init.body, '{"opacity":2.0}');
   assert.match(model.preview("import", "{").message, /not valid JSON/);
   assert.equal(model.exportText().startsWith('{\n  "accent": {"$color":"#FF8800"},\n'), true);
+});
+
+test("open tunables: additionalKeys is read, new keys are marked and removable unless the schema requires them", () => {
+  const open = readTunablesPanel(parseJSON('{"store":"s","values":{},"defaults":{},"schema":null,"additionalKeys":true}'));
+  assert.equal(open.additionalKeys, true);
+  const closed = readTunablesPanel(parseJSON('{"store":"s","values":{},"defaults":{},"schema":null,"additionalKeys":false}'));
+  assert.equal(closed.additionalKeys, false);
+  assert.equal(readTunablesPanel(parseJSON('{"store":"s","values":{},"defaults":{},"schema":null}')).additionalKeys, false,
+    "a server that does not say refuses new keys");
+  const p = panel();
+  const rows = new Map(tunableRows(p, p.values).map((r) => [r.key, r]));
+  assert.equal(rows.get("extra").isNew, true, "not in the defaults");
+  assert.equal(rows.get("extra").removable, true);
+  assert.equal(rows.get("toolbar_height").isNew, false);
+  assert.equal(rows.get("toolbar_height").removable, false, "the schema requires it");
+  assert.equal(rows.get("beta").removable, true, "required: false");
+  const missing = tunableRows(p, new Map()).find((r) => r.key === "extra");
+  assert.equal(missing, undefined, "a new key that is gone has no row");
+});
+
+test("a new key follows the server's rule and is not a tunable already", () => {
+  const keys = new Set(["toolbar_height"]);
+  assert.equal(newKeyProblem("banner_delay", keys), null);
+  assert.equal(newKeyProblem("com.app.theme[0]", keys), null, "dots and brackets are one key");
+  assert.match(newKeyProblem("", keys), /Type a key/);
+  assert.match(newKeyProblem("a/b", keys), /“\/”/);
+  assert.match(newKeyProblem("tab\tkey", keys), /control/);
+  assert.match(newKeyProblem("c1\u0085", keys), /control/);
+  assert.equal(newKeyProblem("é".repeat(128), keys), null, "256 bytes");
+  assert.match(newKeyProblem("é".repeat(128) + "x", keys), /257 bytes/);
+  assert.match(newKeyProblem("toolbar_height", keys), /already/);
+});
+
+test("a new value is VALUES.md JSON, or the text as a string when it is not JSON", () => {
+  assert.deepEqual(readNewValue("64"), { ok: true, json: "64", text: "64" });
+  assert.deepEqual(readNewValue("1.5"), { ok: true, json: "1.5", text: "1.5" });
+  assert.deepEqual(readNewValue("true"), { ok: true, json: "true", text: "true" });
+  assert.deepEqual(readNewValue('"64"'), { ok: true, json: '"64"', text: "64" });
+  assert.deepEqual(readNewValue("Welcome back!"), { ok: true, json: '"Welcome back!"', text: "Welcome back!" });
+  assert.equal(readNewValue('{"$color": "#FF8800"}').json, '{"$color":"#FF8800"}');
+  assert.equal(readNewValue("  ").ok, false);
+});
+
+test("a tune remove request names the key and no value", () => {
+  assert.equal(tuneRemoveRequest(7, "a.b"), '{"id":7,"type":"tune","op":"remove","key":"a.b"}');
 });

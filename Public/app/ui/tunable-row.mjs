@@ -3,7 +3,7 @@
 // dragged, a field with typed text) and while a value just sent is on its way back from the server.
 
 import { pickedColor, readControlInput, sliderInput, stepInput } from "../../lib/tunable-input.mjs";
-import { h, setAttr, setProp, setText } from "./dom.mjs";
+import { h, icon, setAttr, setProp, setText } from "./dom.mjs";
 
 /** How long a sent value wins over live values that differ (its change is still on its way), at most. */
 const pendingMs = 2000;
@@ -11,7 +11,8 @@ const pendingMs = 2000;
 export class TunableRowView {
   /**
    * @param {import("../../lib/tunables.mjs").TunableRow} row
-   * @param {{send: (key: string, json: string) => Promise<any>, toast: (text: string, kind: string) => void}} actions
+   * @param {{send: (key: string, json: string) => Promise<any>, remove: (key: string) => Promise<any>,
+   *   toast: (text: string, kind: string) => void}} actions
    */
   constructor(row, actions) {
     this.actions = actions;
@@ -31,14 +32,20 @@ export class TunableRowView {
     this.description = h("p", { className: "tunable-description" });
     this.allowed = h("span", { className: "tunable-allowed" });
     this.marker = h("span", { className: "tunable-modified", textContent: "modified", hidden: true });
+    this.newMarker = h("span", {
+      className: "tunable-new", textContent: "new", hidden: true,
+      title: "Not in the bundled defaults: added while the service runs. Pull it into your code, or remove it.",
+      attrs: { "data-testid": "tunable-new" },
+    });
+    this.removeButton = h("button", { type: "button", className: "button tunable-remove", attrs: { "data-testid": "tunable-remove" }, hidden: true, on: { click: () => this.remove() } }, icon("trash"), "Remove");
     this.reset = h("button", { type: "button", className: "button tunable-reset", attrs: { "data-testid": "tunable-reset" }, hidden: true, on: { click: () => this.resetToDefault() } }, "Reset");
     this.error = h("p", { className: "tunable-error", hidden: true, attrs: { "data-testid": "tunable-error", role: "alert" } });
     this.element = h("div", { className: "tunable-row", attrs: { "data-testid": "tunable-row", "data-key": row.key, "data-kind": row.control.kind, "data-type": row.control.type } },
       h("div", { className: "tunable-label" },
-        h("div", { className: "tunable-name" }, h("code", { className: "tunable-key", textContent: row.key, title: row.key }), this.marker),
+        h("div", { className: "tunable-name" }, h("code", { className: "tunable-key", textContent: row.key, title: row.key }), this.newMarker, this.marker),
         this.description),
       h("div", { className: "tunable-input" }, ...this.buildControl(row.control), this.allowed),
-      h("div", { className: "tunable-actions" }, this.reset),
+      h("div", { className: "tunable-actions" }, this.reset, this.removeButton),
       this.error);
     this.update(row);
   }
@@ -107,6 +114,10 @@ export class TunableRowView {
   update(row) {
     this.row = row;
     setAttr(this.element, "data-modified", String(row.modified));
+    setAttr(this.element, "data-new", String(row.isNew));
+    setProp(this.newMarker, "hidden", !row.isNew);
+    setProp(this.removeButton, "hidden", !row.isNew || !row.removable);
+    setProp(this.removeButton, "title", `Remove ${row.key} from the tunables (one change in the log, revertible)`);
     setText(this.description, row.description);
     setProp(this.description, "hidden", row.description === "");
     setText(this.allowed, row.allowed);
@@ -188,6 +199,17 @@ export class TunableRowView {
   choose() {
     const option = this.control.options[Number(this.main.value)];
     if (option) this.sendInput({ ok: true, json: option.json, text: option.label });
+  }
+
+  /** Takes a new tunable out again (a `tune` remove); the row goes when the change comes back. */
+  async remove() {
+    const reply = await this.actions.remove(this.key);
+    if (reply.ok) {
+      this.clearError();
+      this.actions.toast(reply.seq === null ? `${this.key} was already gone.` : `Removed ${this.key} (change #${reply.seq}).`, "ok");
+    } else {
+      this.showError(`${reply.error.code}: ${reply.error.message}`, true);
+    }
   }
 
   resetToDefault() {

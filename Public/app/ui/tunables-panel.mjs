@@ -1,11 +1,13 @@
 // The Tunables panel: a service's live-tweakable constants, one row and control each, grouped by the schema's
-// group and searchable. Single values go out as `tune` requests through the worker's WebSocket; reset all and
-// import replace the whole set (`POST /tune`, sent by the worker) after a confirmation that lists what changes.
+// group and searchable. Single values go out as `tune` requests through the worker's WebSocket, and so do new keys
+// ("Add key") and the removal of keys the defaults lack (marked "new"); reset all and import replace the whole set
+// (`POST /tune`, sent by the worker) after a confirmation that lists what changes.
 
 import { shortStoreName } from "../../lib/format.mjs";
 import { countsText, groupRows } from "../../lib/tunables.mjs";
 import { h, icon, placeChildren, saveBlob, setProp, setText } from "./dom.mjs";
 import { panelStatus } from "./panel-status.mjs";
+import { TunablesAdd } from "./tunables-add.mjs";
 import { TunablesConfirm } from "./tunables-confirm.mjs";
 import { TunableRowView } from "./tunable-row.mjs";
 
@@ -28,6 +30,11 @@ export class TunablesPanel {
     this.resetAll = h("button", { type: "button", className: "button", attrs: { "data-testid": "tunables-reset-all" }, on: { click: () => this.confirm.ask("defaults") } }, icon("revert"), "Reset all");
     this.exportButton = h("button", { type: "button", className: "button", attrs: { "data-testid": "tunables-export" }, on: { click: () => this.export() } }, "Export");
     this.file = h("input", { type: "file", accept: ".json,application/json", hidden: true, attrs: { "data-testid": "tunables-import-file" }, on: { change: () => this.importFile() } });
+    this.addButton = h("button", { type: "button", className: "button", attrs: { "data-testid": "tunables-add-open" }, on: { click: () => this.adder.show() } }, icon("plus"), "Add key");
+    this.adder = new TunablesAdd({
+      send: (key, json) => this.send(key, json), toast: (text, kind) => app.toast(text, kind),
+      keys: () => new Set(this.model?.rows.map((r) => r.key) ?? []), closed: () => this.addButton.focus(),
+    });
     this.importButton = h("button", { type: "button", className: "button", attrs: { "data-testid": "tunables-import" }, on: { click: () => this.file.click() } }, "Import…");
     this.confirm = new TunablesConfirm(app);
     this.readOnlyNote = h("div", { className: "readonly-note", hidden: true, attrs: { "data-testid": "tunables-readonly" } }, icon("lock"),
@@ -45,8 +52,8 @@ export class TunablesPanel {
     this.element = h("section", { className: "panel panel-tunables", id: "panel-tunables", attrs: { role: "tabpanel", "data-testid": "tunables-panel" } },
       h("div", { className: "toolbar" },
         this.counts, this.search, h("span", { className: "toolbar-spacer" }), this.storeName,
-        this.resetAll, this.exportButton, this.importButton, this.file),
-      h("div", { className: "tunables-body" }, this.readOnlyNote, this.confirm.element, ...this.status.elements, this.list, this.noMatch));
+        this.addButton, this.resetAll, this.exportButton, this.importButton, this.file),
+      h("div", { className: "tunables-body" }, this.readOnlyNote, this.confirm.element, this.adder.element, ...this.status.elements, this.list, this.noMatch));
   }
 
   /** @param {any} latest */
@@ -69,6 +76,11 @@ export class TunablesPanel {
     setProp(this.readOnlyNote, "hidden", !readOnly || status === "none");
     setProp(this.list, "disabled", readOnly);
     setProp(this.resetAll, "disabled", readOnly || !ready);
+    // A closed schema ("additionalKeys": false) refuses new keys: no way to add one is offered.
+    setProp(this.addButton, "hidden", !model?.additionalKeys);
+    setProp(this.addButton, "disabled", readOnly || !ready);
+    setProp(this.addButton, "title", readOnly ? "This server is read-only" : "Add a tunable the defaults do not have");
+    if ((readOnly || !model?.additionalKeys) && this.adder.open) this.adder.close();
     setProp(this.importButton, "disabled", readOnly || !ready);
     setProp(this.exportButton, "disabled", !ready);
     setProp(this.search, "hidden", !ready);
@@ -101,7 +113,7 @@ export class TunablesPanel {
         view = undefined;
       }
       if (view) view.update(row);
-      else this.views.set(row.key, new TunableRowView(row, { send: (key, json) => this.send(key, json), toast: (text, kind) => this.app.toast(text, kind) }));
+      else this.views.set(row.key, new TunableRowView(row, { send: (key, json) => this.send(key, json), remove: (key) => this.remove(key), toast: (text, kind) => this.app.toast(text, kind) }));
     }
     const sections = groups.map((group) => {
       const section = this.group(group.name);
@@ -130,6 +142,11 @@ export class TunablesPanel {
   /** One `tune` request through the worker's WebSocket; resolves with the server's reply. */
   send(key, json) {
     return this.app.bridge.ask({ type: "send", kind: "tune", key, json });
+  }
+
+  /** One `tune` remove request through the worker's WebSocket; resolves with the server's reply. */
+  remove(key) {
+    return this.app.bridge.ask({ type: "send", kind: "untune", key });
   }
 
   async export() {
@@ -163,6 +180,10 @@ export class TunablesPanel {
   }
 
   escape() {
+    if (this.adder.open) {
+      this.adder.close();
+      return true;
+    }
     if (this.confirm.open) {
       this.confirm.close();
       return true;

@@ -71,7 +71,7 @@ export class TunablesModel {
 
   /**
    * The panel's section of the next update, or undefined when the page already has what it would show.
-   * @returns {{status: TunablesStatus, message: string, store: string, live: boolean,
+   * @returns {{status: TunablesStatus, message: string, store: string, live: boolean, additionalKeys: boolean,
    *   rows: import("../../lib/tunables.mjs").TunableRow[]}|undefined}
    */
   build() {
@@ -83,6 +83,7 @@ export class TunablesModel {
     const stale = this.panel !== null && (!this.session.server || this.loadedEpoch !== this.session.epoch);
     const section = {
       status: stale ? "loading" : this.status, message: this.message, store: this.panel?.store ?? "", live,
+      additionalKeys: this.panel?.additionalKeys ?? false,
       rows: this.panel ? tunableRows(this.panel, this.values()) : [],
     };
     // Other stores change all the time; the page hears only of changes to what it shows.

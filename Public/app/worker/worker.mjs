@@ -5,7 +5,7 @@
 
 import { completePath } from "../../lib/complete.mjs";
 import { valueAtPath } from "../../lib/mirror.mjs";
-import { revertRequest, resyncRequest, rewindRequest, transactionRequest, tuneRequest, writeRequest } from "../../lib/requests.mjs";
+import { revertRequest, resyncRequest, rewindRequest, transactionRequest, tuneRemoveRequest, tuneRequest, writeRequest } from "../../lib/requests.mjs";
 import { editorFor } from "../../lib/value-input.mjs";
 import { Connection } from "./connection.mjs";
 import { HistoryModel } from "./history-model.mjs";
@@ -229,6 +229,7 @@ function sendRequest({ tag, kind, store, op, ops, seq, key, json }) {
     transaction: (id) => transactionRequest(id, store, ops),
     revert: (id) => revertRequest(id, seq),
     tune: (id) => tuneRequest(id, key, json),
+    untune: (id) => tuneRemoveRequest(id, key),
     rewind: (id) => rewindRequest(id, seq),
   }[kind];
   // Requests go to the live server only: a replay is read-only.
