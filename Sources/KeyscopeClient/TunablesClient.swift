@@ -2,13 +2,14 @@ public import KeyscopeCore
 import KeyscopeInspector
 
 /// The tunables of a running inspector server, over its HTTP endpoints (PROTOCOL.md): `GET /tune`,
-/// `PUT /tune/:key/:value` and `POST /tune`.
+/// `PUT /tune/:key/:value`, `DELETE /tune/:key` and `POST /tune`.
 ///
 /// ```swift
 /// let tunables = TunablesClient(endpoint: InspectorEndpoint(record: try ServerRecord.find(port: nil)))
 /// let all = try tunables.values()                              // ["toolbar_height": 48, …]
 /// let set = try tunables.set(key: "toolbar_height", text: "64") // set.value == 64, set.seq == 41
 /// try tunables.replace(with: all)                              // every tunable, in one change
+/// try tunables.remove(key: "banner_delay")                      // one key out
 /// ```
 /// Calls block (see ``HTTPClient``). A refusal by the server throws a ``TunablesClientError`` with its code.
 public struct TunablesClient: Sendable {
@@ -41,10 +42,18 @@ public struct TunablesClient: Sendable {
     }
 
     /// Sets one tunable from text, as `PUT /tune/KEY/VALUE` (each percent-encoded as one path segment, so any
-    /// text works): the server takes a JSON number as a number, anything else as a string (see ``TunePath``).
+    /// text works): the server takes a JSON number as a number, anything else as a string (see ``TunePath``), and
+    /// creates the key when it has no such tunable (unless its schema is closed).
     public func set(key: String, text: String) throws(TunablesClientError) -> Result {
         let reply = try call("PUT", TunePath.target(key: key, value: text), body: nil)
         return Result(seq: Self.seq(reply), value: reply["value"], count: nil)
+    }
+
+    /// Removes one tunable (`DELETE /tune/KEY`, the key percent-encoded as one segment); the service then reads
+    /// its bundled default, if it has one.
+    public func remove(key: String) throws(TunablesClientError) -> Result {
+        let reply = try call("DELETE", "\(TunePath.root)/\(TunePath.encode(segment: key))", body: nil)
+        return Result(seq: Self.seq(reply), value: nil, count: nil)
     }
 
     /// Replaces every tunable (`POST /tune`): keys left out are removed, the rest set, in one change.

@@ -29,7 +29,8 @@ public enum Inspector {
     /// Starts an inspector on `registry`; returns its handle, or `nil` in a release build without `force`.
     ///
     /// `tunables` (whose store must be registered in `registry`) are served by `GET /tune`, `PUT /tune/:key/:value`,
-    /// `POST /tune`, `GET /api/tunables` and the WebSocket `tune` request; without them those answer `no_tunables`.
+    /// `DELETE /tune/:key`, `POST /tune`, `GET /api/tunables` and the WebSocket `tune` request; without them those
+    /// answer `no_tunables`.
     /// They can also be attached later: `handle.server.hub.tunables = …`.
     ///
     /// `preferences` (whose mirror stores are registered in `registry`) are served by `GET /api/preferences`,

@@ -40,6 +40,18 @@ import Testing
         #expect(harness.hub.lastSeq == seq)
     }
 
+    @Test func theClientRemovesAKeyWhoseNameNeedsEncoding() throws {
+        let harness = try TuneHarness()
+        defer { harness.stop() }
+        let client = TunablesClient(endpoint: harness.endpoint)
+        #expect(try client.set(key: "x[0]", text: "1").seq != nil)
+        let removed = try client.remove(key: "x[0]")
+        #expect(removed.seq != nil)
+        #expect(harness.values["x[0]"] == nil)
+        let error = #expect(throws: TunablesClientError.self) { try client.remove(key: "x[0]") }
+        #expect(error?.code == "unknown_key")
+    }
+
     @Test func aReadOnlyServerRefusesDeletes() throws {
         let harness = try TuneHarness { $0.readOnly = true }
         defer { harness.stop() }
