@@ -1,6 +1,8 @@
 // The page's side of the worker: messages out, updates and answers in. Requests that expect an answer (a write's
 // reply, a value to edit, completions) get a promise, matched by a tag.
 
+import { ToPage } from "../lib/messages.mjs";
+
 export class Bridge {
   /**
    * @param {Worker} worker
@@ -12,8 +14,8 @@ export class Bridge {
     /** @type {Map<number, (answer: any) => void>} */
     this.waiting = new Map();
     worker.onmessage = ({ data }) => {
-      if (data.type === "update") onUpdate(data);
-      else if (data.type === "select") onSelect(data.path);
+      if (data.type === ToPage.update) onUpdate(data);
+      else if (data.type === ToPage.select) onSelect(data.path);
       else {
         const resolve = this.waiting.get(data.tag);
         this.waiting.delete(data.tag);

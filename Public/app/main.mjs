@@ -2,23 +2,17 @@
 // URL, draws the latest update once per animation frame, and routes the keyboard. The page never parses server
 // frames itself, nor recordings: a file chosen or dropped goes to the worker as it is.
 
-import { livePanels, panels, readViewState, writeViewState } from "../lib/url-state.mjs";
+import { ToWorker } from "../lib/messages.mjs";
+import { featurePanels, livePanels, panels } from "../lib/panels.mjs";
+import { readViewState, writeViewState } from "../lib/url-state.mjs";
 import { Bridge } from "./bridge.mjs";
+import { panelClasses } from "./panel-classes.mjs";
 import { copyText } from "./ui/dom.mjs";
 import { Header } from "./ui/header.mjs";
-import { HistoryPanel } from "./ui/history-panel.mjs";
-import { LogPanel } from "./ui/log-panel.mjs";
 import { Banners, Toasts } from "./ui/notices.mjs";
-import { PreferencesPanel } from "./ui/preferences-panel.mjs";
 import { RecordButton } from "./ui/record-button.mjs";
 import { ReplayBar } from "./ui/replay-bar.mjs";
-import { ReplayPanel } from "./ui/replay-panel.mjs";
-import { StoresPanel } from "./ui/stores-panel.mjs";
-import { SubscriptionsPanel } from "./ui/subscriptions-panel.mjs";
 import { Tabs } from "./ui/tabs.mjs";
-import { TunablesPanel } from "./ui/tunables-panel.mjs";
-import { WatchesPanel } from "./ui/watches-panel.mjs";
-import { WritePanel } from "./ui/write-panel.mjs";
 
 /**
  * Counters (seq, rate, entries kept) are redrawn at most this often: at 50,000 changes per second they change at
@@ -26,8 +20,11 @@ import { WritePanel } from "./ui/write-panel.mjs";
  */
 const counterRefreshMs = 250;
 
-/** The parts of an update that replace what the page holds. */
-const sections = ["now", "stats", "conn", "problems", "stores", "store", "tree", "inspector", "recent", "log", "detail", "history", "subscriptions", "tunables", "preferences", "watches", "replay", "recordings"];
+/** The parts of an update that replace what the page holds; each feature panel's section is named after it. */
+const sections = [
+  "now", "stats", "conn", "problems", "stores", "store", "tree", "inspector", "recent", "log", "detail", "history",
+  "subscriptions", "replay", "recordings", ...featurePanels,
+];
 
 /** How long the replay's seq must stay put before it goes into the URL (scrubbing would rewrite it every frame). */
 const replayURLDelayMs = 400;
@@ -57,7 +54,7 @@ const app = {
     history.replaceState(null, "", writeViewState(app.state) + location.hash);
     const forWorker = {};
     for (const key of changed) forWorker[key] = app.state[key];
-    app.bridge.post({ type: "view", patch: forWorker });
+    app.bridge.post({ type: ToWorker.view, patch: forWorker });
     if (changed.includes("panel")) showPanel();
     app.requestFrame();
   },
@@ -74,7 +71,7 @@ const app = {
 
   /** Sends a write, transaction or revert through the worker; resolves with the server's reply. */
   async send(request) {
-    const reply = await app.bridge.ask({ type: "send", ...request });
+    const reply = await app.bridge.ask({ type: ToWorker.send, ...request });
     app.panels.write.record(request, reply);
     return reply;
   },
@@ -111,8 +108,8 @@ const app = {
 
   showEntry(seq) {
     app.setState({ panel: "log", entry: seq, filter: { store: "", path: "", op: "", text: "" } });
-    app.bridge.post({ type: "log", action: "close" });
-    app.bridge.post({ type: "view", patch: { entry: seq } });
+    app.bridge.post({ type: ToWorker.log, action: "close" });
+    app.bridge.post({ type: ToWorker.view, patch: { entry: seq } });
   },
 
   openWrite(values) {
@@ -122,18 +119,18 @@ const app = {
 
   /** Loads a recording the reader chose or dropped (a File); its progress shows in the Replay tab. */
   loadRecording(file) {
-    app.bridge.post({ type: "replay", action: "load-file", file });
+    app.bridge.post({ type: ToWorker.replay, action: "load-file", file });
     app.setState({ panel: "replay", replay: "", seq: 0 });
   },
 
   /** @param {string} id a recording the server lists (`fixtures/checkout-session.kslog`) */
   openServerRecording(id) {
-    app.bridge.post({ type: "replay", action: "load-server", id, seq: 0 });
+    app.bridge.post({ type: ToWorker.replay, action: "load-server", id, seq: 0 });
     app.setState({ replay: id, seq: 0 });
   },
 
   exitReplay() {
-    app.bridge.post({ type: "replay", action: "exit" });
+    app.bridge.post({ type: ToWorker.replay, action: "exit" });
     app.setState({ replay: "", seq: 0 });
   },
 
@@ -167,7 +164,7 @@ function renderFrame() {
   app.framesRendered++;
   if (app.ackPending) {
     app.ackPending = false;
-    app.bridge.post({ type: "ack" });
+    app.bridge.post({ type: ToWorker.ack });
   }
 }
 
@@ -221,13 +218,10 @@ function onKey(event) {
   if (typing) return;
   if (event.key === "/") {
     event.preventDefault();
-    if (app.state.panel === "log") app.panels.log.focusFilter();
-    else if (app.state.panel === "history") app.panels.history.focusPath();
-    else if (app.state.panel === "tunables") app.panels.tunables.focusSearch();
-    else if (app.state.panel === "preferences") app.panels.preferences.focusSearch();
+    if (panel.focusFind) panel.focusFind();
     else {
       app.setState({ panel: "stores" });
-      app.panels.stores.focusSearch();
+      app.panels.stores.focusFind();
     }
     return;
   }
@@ -238,7 +232,7 @@ function onKey(event) {
     return;
   }
   if (app.replaying && (event.key === "," || event.key === ".")) {
-    app.bridge.post({ type: "replay", action: "step", delta: event.key === "," ? -1 : 1 });
+    app.bridge.post({ type: ToWorker.replay, action: "step", delta: event.key === "," ? -1 : 1 });
     event.preventDefault();
     return;
   }
@@ -263,19 +257,9 @@ function start() {
   app.header.actions.append(app.recordButton.element);
   app.replayBar = new ReplayBar(document.getElementById("replaybar"), app);
   app.tabs = new Tabs(document.getElementById("tabs"), panels, (panel) => app.setState({ panel }));
-  app.banners = new Banners(document.getElementById("banners"), (key) => app.bridge.post({ type: "dismiss", key }));
+  app.banners = new Banners(document.getElementById("banners"), (key) => app.bridge.post({ type: ToWorker.dismiss, key }));
   app.toasts = new Toasts(document.getElementById("toasts"));
-  app.panels = {
-    stores: new StoresPanel(app),
-    log: new LogPanel(app),
-    history: new HistoryPanel(app),
-    subscriptions: new SubscriptionsPanel(app),
-    write: new WritePanel(app),
-    tunables: new TunablesPanel(app),
-    preferences: new PreferencesPanel(app),
-    watches: new WatchesPanel(app),
-    replay: new ReplayPanel(app),
-  };
+  app.panels = Object.fromEntries(panels.map((name) => [name, new panelClasses[name](app)]));
   document.getElementById("panels").append(...Object.values(app.panels).map((panel) => panel.element));
   showPanel();
   document.addEventListener("keydown", onKey);
@@ -291,7 +275,7 @@ function start() {
     if (file) app.loadRecording(file);
   });
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  app.bridge.post({ type: "start", url: `${scheme}://${location.host}/ws`, token: app.state.token, state: app.state });
+  app.bridge.post({ type: ToWorker.start, url: `${scheme}://${location.host}/ws`, token: app.state.token, state: app.state });
   // For the benchmark harness: counters it can read at any time.
   window.keyscopeStats = () => ({
     seq: app.latest.stats?.seq ?? null,

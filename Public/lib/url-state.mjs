@@ -2,10 +2,9 @@
 // and path, the tree search, the log's filters, order, size limit and selected entry, the Preferences panel's
 // segment and search, and the server recording being replayed with its seq. The token stays in the URL.
 
-export const panels = ["stores", "log", "history", "subscriptions", "write", "tunables", "preferences", "watches", "replay"];
+import { panels } from "./panels.mjs";
 
-/** The panels that show the live server only (hidden while time travelling: a replay is read-only). */
-export const livePanels = ["write", "tunables", "preferences", "watches"];
+export { livePanels, panels } from "./panels.mjs";
 
 /** The Preferences panel's segments (as in preferences.mjs). */
 const preferenceSegments = ["all", "userDefaults", "secrets"];

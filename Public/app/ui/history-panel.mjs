@@ -2,6 +2,7 @@
 // with the value at the path before and after, the time and the transaction ("who changed this?").
 
 import { formatCount } from "../../lib/format.mjs";
+import { ToWorker } from "../../lib/messages.mjs";
 import { h, icon, setAttr, setClass, setProp, setText, syncOptions } from "./dom.mjs";
 import { PathInput } from "./path-input.mjs";
 import { fillValue } from "./value-view.mjs";
@@ -23,7 +24,7 @@ export class HistoryPanel {
       label: "Key history",
       createRow: () => this.createRow(),
       updateRow: (element, row) => this.updateRow(element, row),
-      onScroll: (first, visible) => app.bridge.post({ type: "view", patch: { history: { start: Math.max(0, first - visible), count: visible * 3 } } }),
+      onScroll: (first, visible) => app.bridge.post({ type: ToWorker.view, patch: { history: { start: Math.max(0, first - visible), count: visible * 3 } } }),
       empty: () => h("div", { className: "empty", textContent: app.state.path ? "No write to this path (or its parents and children) is in the dashboard's log." : "Pick a key path above, or use “Who changed this?” on a tree row." }),
     });
     this.element = h("section", { className: "panel panel-history", id: "panel-history", attrs: { role: "tabpanel" } },
@@ -40,7 +41,8 @@ export class HistoryPanel {
     this.app.setState({ store: this.store.value, path: this.path.value().trim() });
   }
 
-  focusPath() {
+  /** What "/" focuses in this panel. */
+  focusFind() {
     this.path.focus();
   }
 

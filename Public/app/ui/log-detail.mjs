@@ -2,6 +2,7 @@
 // arrays), the raw JSON as the server sent it, and actions (revert, rewind the stores to it, key history, show in
 // tree; while time travelling, travel to it).
 
+import { ToWorker } from "../../lib/messages.mjs";
 import { splitStoreId } from "../../lib/protocol.mjs";
 import { h, icon } from "./dom.mjs";
 import { RewindConfirm } from "./rewind-confirm.mjs";
@@ -53,7 +54,7 @@ export class LogDetail {
     if (detail.kind !== "gap" && replaying) {
       actions.append(h("button", {
         type: "button", className: "button", title: "Move the replay to this change",
-        attrs: { "data-testid": "detail-travel" }, on: { click: () => app.bridge.post({ type: "replay", action: "seek", seq: detail.seq }) },
+        attrs: { "data-testid": "detail-travel" }, on: { click: () => app.bridge.post({ type: ToWorker.replay, action: "seek", seq: detail.seq }) },
       }, icon("play"), `Travel to #${detail.seq}`));
     }
     const patches = h("div", { className: "patches" }, ...detail.patches.map((patch) => this.patch(detail, patch)));

@@ -2,6 +2,7 @@
 // resume, the size limit, a virtualised list of entries with revert buttons, and the selected entry's detail.
 
 import { formatCount, shortStoreName } from "../../lib/format.mjs";
+import { ToWorker } from "../../lib/messages.mjs";
 import { h, icon, setAttr, setClass, setProp, setText, syncOptions } from "./dom.mjs";
 import { LogDetail } from "./log-detail.mjs";
 import { fillValue } from "./value-view.mjs";
@@ -35,7 +36,7 @@ export class LogPanel {
       label: "Mutation log",
       createRow: () => this.createRow(),
       updateRow: (element, row) => this.updateRow(element, row),
-      onScroll: (first, visible) => app.bridge.post({ type: "view", patch: { log: { row: first, visible, count: visible * 2, scrollId: ++this.scrollId } } }),
+      onScroll: (first, visible) => app.bridge.post({ type: ToWorker.view, patch: { log: { row: first, visible, count: visible * 2, scrollId: ++this.scrollId } } }),
       empty: () => h("div", { className: "empty", textContent: this.emptyText() }),
     });
     this.detail = new LogDetail({ app, onClose: () => this.select(null) });
@@ -44,7 +45,7 @@ export class LogPanel {
         this.storeFilter, this.pathFilter, this.opFilter, this.textFilter,
         h("span", { className: "toolbar-sep" }),
         this.order, this.pause,
-        h("button", { type: "button", className: "icon-button", title: "Clear the dashboard's log", attrs: { "data-testid": "log-clear", "aria-label": "Clear log" }, on: { click: () => app.bridge.post({ type: "log", action: "clear" }) } }, icon("trash")),
+        h("button", { type: "button", className: "icon-button", title: "Clear the dashboard's log", attrs: { "data-testid": "log-clear", "aria-label": "Clear log" }, on: { click: () => app.bridge.post({ type: ToWorker.log, action: "clear" }) } }, icon("trash")),
         h("span", { className: "toolbar-spacer" }),
         this.counts, this.limit),
       h("div", { className: "log-body" },
@@ -68,15 +69,16 @@ export class LogPanel {
   }
 
   togglePause() {
-    this.app.bridge.post({ type: "log", action: this.paused ? "resume" : "pause" });
+    this.app.bridge.post({ type: ToWorker.log, action: this.paused ? "resume" : "pause" });
   }
 
   select(n) {
-    this.app.bridge.post({ type: "log", action: n === null ? "close" : "select", n });
+    this.app.bridge.post({ type: ToWorker.log, action: n === null ? "close" : "select", n });
     if (n === null) this.app.setState({ entry: null });
   }
 
-  focusFilter() {
+  /** What "/" focuses in this panel. */
+  focusFind() {
     this.textFilter.focus();
     this.textFilter.select();
   }
@@ -214,7 +216,7 @@ export class LogPanel {
   handleKey(event) {
     const deltas = { ArrowUp: -1, ArrowDown: 1, PageUp: -20, PageDown: 20 };
     if (event.key in deltas) {
-      this.app.bridge.post({ type: "log", action: "move", delta: deltas[event.key] });
+      this.app.bridge.post({ type: ToWorker.log, action: "move", delta: deltas[event.key] });
       this.revealSelected = true;
       return true;
     }

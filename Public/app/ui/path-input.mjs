@@ -1,6 +1,7 @@
 // A key-path input that completes from the store's tree (the worker lists the paths the text can continue to),
 // through a native datalist.
 
+import { ToWorker } from "../../lib/messages.mjs";
 import { h } from "./dom.mjs";
 
 let nextListId = 1;
@@ -37,7 +38,7 @@ export class PathInput {
     const key = `${store}\u0000${text}`;
     if (key === this.asked) return;
     this.asked = key;
-    const { items } = await app.bridge.ask({ type: "complete", store, text });
+    const { items } = await app.bridge.ask({ type: ToWorker.complete, store, text });
     if (this.asked !== key) return;
     this.datalist.replaceChildren(...items.map((path) => h("option", { value: path })));
   }

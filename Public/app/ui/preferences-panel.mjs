@@ -3,6 +3,7 @@
 // and values, both kept in the URL. Edits and deletes go out as `preference` requests on the worker's WebSocket;
 // Refresh asks the server to rescan. Redacted secrets show only their placeholder and length.
 
+import { FeatureMessage } from "../../lib/messages.mjs";
 import { countsText, groupPreferences, segmentCounts, segments, sourceLabels } from "../../lib/preferences.mjs";
 import { h, icon, placeChildren, setAttr, setProp, setText } from "./dom.mjs";
 import { panelStatus } from "./panel-status.mjs";
@@ -40,7 +41,7 @@ export class PreferencesPanel {
     this.refresh = h("button", { type: "button", className: "button", title: "Rescan every suite and secret service", attrs: { "data-testid": "preferences-refresh" }, on: { click: () => this.rescan() } }, icon("revert"), "Refresh");
     this.readOnlyText = h("span", {});
     this.readOnlyNote = h("div", { className: "readonly-note", hidden: true, attrs: { "data-testid": "preferences-readonly" } }, icon("lock"), this.readOnlyText);
-    this.status = panelStatus({ testid: "preferences", className: "prefs", onRetry: () => app.bridge.post({ type: "preferences", action: "reload" }), empty: [
+    this.status = panelStatus({ testid: "preferences", className: "prefs", onRetry: () => app.bridge.post({ type: FeatureMessage.preferences, action: "reload" }), empty: [
       h("h2", { textContent: "This service scans no preferences" }),
       h("p", { textContent: "Keyscope can show a service's UserDefaults suites and secrets (the keychain's role) as stores, and edit them live, once the service attaches preference scanning:" }),
       h("ul", { className: "prefs-how" },
@@ -194,7 +195,7 @@ export class PreferencesPanel {
    * @param {string} [json]
    */
   async send(action, row, json) {
-    const reply = await this.app.bridge.ask({ type: "preferences", action, source: row.source, container: row.container, key: row.key, json });
+    const reply = await this.app.bridge.ask({ type: FeatureMessage.preferences, action, source: row.source, container: row.container, key: row.key, json });
     if (reply.ok) {
       const what = action === "delete" ? `Deleted ${row.key}` : `Set ${row.key}`;
       this.app.toast(reply.seq === null ? `${what}: it already had that value.` : `${what} (change #${reply.seq}).`, "ok");
@@ -205,14 +206,15 @@ export class PreferencesPanel {
   async rescan() {
     this.refreshing = true;
     setProp(this.refresh, "disabled", true);
-    const reply = await this.app.bridge.ask({ type: "preferences", action: "refresh" });
+    const reply = await this.app.bridge.ask({ type: FeatureMessage.preferences, action: "refresh" });
     this.refreshing = false;
     setProp(this.refresh, "disabled", false);
     if (reply.ok) this.app.toast("Rescanned every suite and secret service.", "ok");
     else this.app.toast(`Refresh refused: ${reply.error.code}: ${reply.error.message}`, "error");
   }
 
-  focusSearch() {
+  /** What "/" focuses in this panel. */
+  focusFind() {
     this.search.focus();
     this.search.select();
   }

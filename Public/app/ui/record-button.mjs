@@ -3,6 +3,7 @@
 // time travelling and on servers that keep no recordings.
 
 import { formatCount } from "../../lib/format.mjs";
+import { ToWorker } from "../../lib/messages.mjs";
 import { h, icon, saveBlob, setAttr, setProp, setText } from "./dom.mjs";
 
 export class RecordButton {
@@ -22,13 +23,13 @@ export class RecordButton {
     const model = this.model;
     if (model?.busy) return;
     if (model?.recording) {
-      const answer = await this.app.bridge.ask({ type: "recordings", action: "stop" });
+      const answer = await this.app.bridge.ask({ type: ToWorker.recordings, action: "stop" });
       if (!answer.ok) return this.app.toast(answer.message, "error");
       saveBlob(answer.blob, answer.name);
       this.app.toast(`Saved ${answer.name} (${formatCount(answer.events ?? 0)} events).`, "ok");
       return;
     }
-    const answer = await this.app.bridge.ask({ type: "recordings", action: "start" });
+    const answer = await this.app.bridge.ask({ type: ToWorker.recordings, action: "start" });
     if (!answer.ok) this.app.toast(answer.message, "error");
   }
 

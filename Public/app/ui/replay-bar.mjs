@@ -3,6 +3,7 @@
 // moves; the scrubber sends at most one seek per animation frame while it is dragged.
 
 import { formatCount } from "../../lib/format.mjs";
+import { ToWorker } from "../../lib/messages.mjs";
 import { formatClock } from "../../lib/time.mjs";
 import { speeds } from "../../lib/timeline.mjs";
 import { h, icon, setAttr, setProp, setText } from "./dom.mjs";
@@ -20,7 +21,7 @@ export class ReplayBar {
     this.drawn = null;
     this.dragging = false;
     this.pendingSeq = null;
-    const post = (message) => app.bridge.post({ type: "replay", ...message });
+    const post = (message) => app.bridge.post({ type: ToWorker.replay, ...message });
     this.name = h("span", { className: "replay-name mono", attrs: { "data-testid": "replay-name" } });
     this.stepBack = h("button", { type: "button", className: "icon-button replay-icon", title: "Step back one event (,)", attrs: { "data-testid": "replay-step-back", "aria-label": "Step back" }, on: { click: () => post({ action: "step", delta: -1 }) } }, icon("step-back"));
     this.play = h("button", { type: "button", className: "button replay-play", attrs: { "data-testid": "replay-play" }, on: { click: () => post({ action: this.drawn?.playing ? "pause" : "play" }) } });
@@ -67,7 +68,7 @@ export class ReplayBar {
     requestAnimationFrame(() => {
       const seq = this.pendingSeq;
       this.pendingSeq = null;
-      this.app.bridge.post({ type: "replay", action: "seek", seq });
+      this.app.bridge.post({ type: ToWorker.replay, action: "seek", seq });
     });
   }
 

@@ -2,6 +2,7 @@
 // reading, and, while it is replayed, what it holds. The worker reads it; the replay bar moves through it.
 
 import { formatCount } from "../../lib/format.mjs";
+import { ToWorker } from "../../lib/messages.mjs";
 import { formatBytes } from "../../lib/recordings.mjs";
 import { formatClock, parseTime } from "../../lib/time.mjs";
 import { h, icon, saveBlob, setProp, setText } from "./dom.mjs";
@@ -42,7 +43,7 @@ export class ReplayPanel {
       h("table", { className: "table replay-table", attrs: { "aria-label": "Recordings on the server" } },
         h("thead", {}, h("tr", {}, ...["name", "from", "size", "modified", ""].map((label, i) => h("th", { className: i === 2 ? "num" : "", textContent: label })))),
         this.serverBody));
-    this.refresh = h("button", { type: "button", className: "icon-button", title: "Read the list again", attrs: { "data-testid": "replay-refresh", "aria-label": "Refresh" }, on: { click: () => app.bridge.post({ type: "recordings", action: "reload" }) } }, icon("revert"));
+    this.refresh = h("button", { type: "button", className: "icon-button", title: "Read the list again", attrs: { "data-testid": "replay-refresh", "aria-label": "Refresh" }, on: { click: () => app.bridge.post({ type: ToWorker.recordings, action: "reload" }) } }, icon("revert"));
     this.server = h("section", { className: "card replay-server", attrs: { "data-testid": "replay-recordings" } },
       h("h2", { className: "replay-card-head" }, h("span", { textContent: "Recordings on the server" }), this.refresh),
       this.serverStatus, this.serverTable);
@@ -137,7 +138,7 @@ export class ReplayPanel {
   }
 
   async download(file) {
-    const answer = await this.app.bridge.ask({ type: "recordings", action: "download", id: file.id });
+    const answer = await this.app.bridge.ask({ type: ToWorker.recordings, action: "download", id: file.id });
     if (answer.ok) saveBlob(answer.blob, answer.name);
     else this.app.toast(answer.message, "error");
   }

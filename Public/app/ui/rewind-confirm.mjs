@@ -3,6 +3,7 @@
 // (`conflict`, `read_only`, `bad_request`) stays here and in a notice.
 
 import { formatCount, shortStoreName } from "../../lib/format.mjs";
+import { ToWorker } from "../../lib/messages.mjs";
 import { ConfirmCard } from "./confirm-card.mjs";
 import { h, icon, setProp, setText } from "./dom.mjs";
 
@@ -38,7 +39,7 @@ export class RewindConfirm {
   async ask(seq) {
     const opening = this.seq !== seq;
     this.card.subject = seq;
-    const preview = await this.app.bridge.ask({ type: "rewind-preview", seq });
+    const preview = await this.app.bridge.ask({ type: ToWorker.rewindPreview, seq });
     if (this.seq !== seq) return;
     this.show(preview);
     if (!opening) return;

@@ -2,6 +2,7 @@
 // inspector for the selected path.
 
 import { formatCount, shortStoreName } from "../../lib/format.mjs";
+import { ToWorker } from "../../lib/messages.mjs";
 import { h, icon, setAttr, setClass, setProp, setText } from "./dom.mjs";
 import { Inspector } from "./inspector.mjs";
 import { TreeView } from "./tree-view.mjs";
@@ -26,7 +27,7 @@ export class StoresPanel {
     this.tree = new TreeView({
       app,
       onSelect: (path) => app.setState({ path }),
-      onToggle: (path) => app.bridge.post({ type: "tree", action: "toggle", store: this.storeId(), path }),
+      onToggle: (path) => app.bridge.post({ type: ToWorker.tree, action: "toggle", store: this.storeId(), path }),
       onHistory: (path) => app.showHistory(this.storeId(), path),
     });
     this.inspector = new Inspector({
@@ -53,7 +54,8 @@ export class StoresPanel {
     return this.app.latest.store ?? "";
   }
 
-  focusSearch() {
+  /** What "/" focuses in this panel. */
+  focusFind() {
     this.search.focus();
     this.search.select();
   }
@@ -160,7 +162,7 @@ export class StoresPanel {
   handleKey(event) {
     const keys = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right", Home: "home", End: "end" };
     if (keys[event.key]) {
-      this.app.bridge.post({ type: "tree", action: "move", key: keys[event.key] });
+      this.app.bridge.post({ type: ToWorker.tree, action: "move", key: keys[event.key] });
       this.revealPending = true;
       return true;
     }
@@ -184,7 +186,7 @@ export class StoresPanel {
 
   /** Shows a path selected elsewhere (history, a link): expand its ancestors and scroll to it. */
   reveal(store, path) {
-    this.app.bridge.post({ type: "tree", action: "reveal", store, path });
+    this.app.bridge.post({ type: ToWorker.tree, action: "reveal", store, path });
     this.revealPending = true;
   }
 }

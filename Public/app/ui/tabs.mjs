@@ -1,10 +1,8 @@
 // The panel tabs. Each is a button with a stable test id (tab-stores, tab-log, …) and a key (1…9).
 
 import { formatCount } from "../../lib/format.mjs";
+import { panelLabel } from "../../lib/panels.mjs";
 import { h, setAttr, setText } from "./dom.mjs";
-
-const labels = { stores: "Stores", log: "Log", history: "History", subscriptions: "Subscriptions", write: "Write", tunables: "Tunables",
-  preferences: "Preferences", watches: "Watches", replay: "Replay" };
 
 export class Tabs {
   /**
@@ -21,10 +19,10 @@ export class Tabs {
       const button = h("button", {
         type: "button",
         className: "tab",
-        title: `${labels[panel]} (${i + 1})`,
+        title: `${panelLabel(panel)} (${i + 1})`,
         attrs: { role: "tab", "data-testid": `tab-${panel}`, "aria-controls": `panel-${panel}` },
         on: { click: () => onSelect(panel) },
-      }, h("span", { textContent: labels[panel] }), count);
+      }, h("span", { textContent: panelLabel(panel) }), count);
       this.buttons.set(panel, button);
       this.counts.set(panel, count);
       element.append(button);
@@ -41,7 +39,7 @@ export class Tabs {
       const off = panels.includes(panel);
       if (button.disabled === off) continue;
       button.disabled = off;
-      button.title = off ? `${labels[panel]}: ${reason}` : `${labels[panel]} (${[...this.buttons.keys()].indexOf(panel) + 1})`;
+      button.title = off ? `${panelLabel(panel)}: ${reason}` : `${panelLabel(panel)} (${[...this.buttons.keys()].indexOf(panel) + 1})`;
     }
   }
 

@@ -2,6 +2,7 @@
 // that just changed, hover actions (edit, history, copy) and in-place editing of a value.
 
 import { formatCount, typeLabels } from "../../lib/format.mjs";
+import { ToWorker } from "../../lib/messages.mjs";
 import { readValueInput } from "../../lib/value-input.mjs";
 import { h, icon, setAttr, setClass, setProp, setText } from "./dom.mjs";
 import { fillValue } from "./value-view.mjs";
@@ -33,7 +34,7 @@ export class TreeView {
       label: "Key-path tree",
       createRow: () => this.createRow(),
       updateRow: (element, row) => this.updateRow(element, row),
-      onScroll: (first, visible) => app.bridge.post({ type: "view", patch: { tree: { start: Math.max(0, first - visible), count: visible * 3 } } }),
+      onScroll: (first, visible) => app.bridge.post({ type: ToWorker.view, patch: { tree: { start: Math.max(0, first - visible), count: visible * 3 } } }),
       empty: () => h("div", { className: "empty", textContent: this.emptyText }),
     });
     this.list.element.setAttribute("role", "tree");
@@ -67,7 +68,7 @@ export class TreeView {
     if (!row) return;
     const button = event.target.closest("button");
     if (row.kind === "more") {
-      if (button) this.app.bridge.post({ type: "tree", action: "more", store: this.store, path: row.path, count: Number(button.dataset.count) });
+      if (button) this.app.bridge.post({ type: ToWorker.tree, action: "more", store: this.store, path: row.path, count: Number(button.dataset.count) });
       return;
     }
     if (event.target.closest("input, a")) return;
@@ -176,7 +177,7 @@ export class TreeView {
       this.app.toast(this.app.replaying ? "A replay is read-only: exit it to write to the live server." : "This server is read-only: writes are refused.", "error");
       return;
     }
-    const answer = await this.app.bridge.ask({ type: "value", store: this.store, path: row.path });
+    const answer = await this.app.bridge.ask({ type: ToWorker.value, store: this.store, path: row.path });
     if (!answer.exists) return;
     if (answer.mode === "json") {
       this.app.openWrite({ store: this.store, path: row.path, op: "set", mode: "json", text: answer.text });

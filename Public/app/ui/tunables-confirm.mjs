@@ -1,6 +1,7 @@
 // The confirmation before every tunable is replaced at once (Reset all, Import): what the new set changes, adds
 // and removes, then `POST /tune` through the worker. A file that cannot be imported says why here instead.
 
+import { FeatureMessage } from "../../lib/messages.mjs";
 import { ConfirmCard } from "./confirm-card.mjs";
 import { h, setProp, setText } from "./dom.mjs";
 
@@ -31,7 +32,7 @@ export class TunablesConfirm {
    * @param {string} [name] the file's name
    */
   async ask(source, text = "", name = "") {
-    const answer = await this.app.bridge.ask({ type: "tunables", action: "preview", source, text });
+    const answer = await this.app.bridge.ask({ type: FeatureMessage.tunables, action: "preview", source, text });
     const { card } = this;
     card.subject = { source, text, name };
     card.hideError();
@@ -61,7 +62,7 @@ export class TunablesConfirm {
   async send() {
     const request = this.card.subject;
     if (!request) return;
-    const answer = await this.card.send(() => this.app.bridge.ask({ type: "tunables", action: "replace", source: request.source, text: request.text }));
+    const answer = await this.card.send(() => this.app.bridge.ask({ type: FeatureMessage.tunables, action: "replace", source: request.source, text: request.text }));
     if (!answer) return;
     const what = request.source === "defaults" ? "Reset all" : `Import of ${request.name}`;
     if (!answer.ok) {

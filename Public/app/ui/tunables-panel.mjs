@@ -4,6 +4,7 @@
 // (`POST /tune`, sent by the worker) after a confirmation that lists what changes.
 
 import { shortStoreName } from "../../lib/format.mjs";
+import { FeatureMessage, ToWorker } from "../../lib/messages.mjs";
 import { countsText, groupRows } from "../../lib/tunables.mjs";
 import { h, icon, placeChildren, saveBlob, setProp, setText } from "./dom.mjs";
 import { panelStatus } from "./panel-status.mjs";
@@ -39,7 +40,7 @@ export class TunablesPanel {
     this.confirm = new TunablesConfirm(app);
     this.readOnlyNote = h("div", { className: "readonly-note", hidden: true, attrs: { "data-testid": "tunables-readonly" } }, icon("lock"),
       h("span", { textContent: "This server is read-only (started with --read-only): it refuses changes to tunables. Restart it without --read-only to tweak them here." }));
-    this.status = panelStatus({ testid: "tunables", className: "tunables", onRetry: () => app.bridge.post({ type: "tunables", action: "reload" }), empty: [
+    this.status = panelStatus({ testid: "tunables", className: "tunables", onRetry: () => app.bridge.post({ type: FeatureMessage.tunables, action: "reload" }), empty: [
       h("h2", { textContent: "This service has no tunables" }),
       h("p", { textContent: "Tunables are constants you tweak while the service runs (sizes, colors, timings, switches), kept in a JSON file and checked against an optional schema." }),
       h("ul", { className: "tunables-how" },
@@ -141,16 +142,16 @@ export class TunablesPanel {
 
   /** One `tune` request through the worker's WebSocket; resolves with the server's reply. */
   send(key, json) {
-    return this.app.bridge.ask({ type: "send", kind: "tune", key, json });
+    return this.app.bridge.ask({ type: ToWorker.send, kind: "tune", key, json });
   }
 
   /** One `tune` remove request through the worker's WebSocket; resolves with the server's reply. */
   remove(key) {
-    return this.app.bridge.ask({ type: "send", kind: "untune", key });
+    return this.app.bridge.ask({ type: ToWorker.send, kind: "untune", key });
   }
 
   async export() {
-    const { text } = await this.app.bridge.ask({ type: "tunables", action: "export" });
+    const { text } = await this.app.bridge.ask({ type: FeatureMessage.tunables, action: "export" });
     if (text === null) return;
     saveBlob(new Blob([text], { type: "application/json" }), "live-constants.json");
     this.app.toast(`Exported ${this.model?.rows.length ?? 0} tunables as live-constants.json`, "ok");
@@ -170,7 +171,8 @@ export class TunablesPanel {
     this.confirm.ask("import", text, file.name);
   }
 
-  focusSearch() {
+  /** What "/" focuses in this panel. */
+  focusFind() {
     this.search.focus();
     this.search.select();
   }

@@ -3,6 +3,7 @@
 // change that broke its rule in the Log. The worker fetches `GET /api/watches` while the tab is shown; Refresh
 // asks the server to re-read every status first.
 
+import { FeatureMessage } from "../../lib/messages.mjs";
 import { formatClock } from "../../lib/time.mjs";
 import { writeViewState } from "../../lib/url-state.mjs";
 import { h, icon, placeChildren, setAttr, setProp, setText } from "./dom.mjs";
@@ -26,7 +27,7 @@ export class WatchesPanel {
     this.summary = h("span", { className: "watches-summary", attrs: { "data-testid": "watches-summary" } });
     this.updated = h("span", { className: "muted watches-updated", attrs: { "data-testid": "watches-updated" } });
     this.refresh = h("button", { type: "button", className: "button", title: "Re-read every watched status now", attrs: { "data-testid": "watches-refresh" }, on: { click: () => this.reread() } }, icon("revert"), "Refresh");
-    this.status = panelStatus({ testid: "watches", className: "prefs", onRetry: () => app.bridge.post({ type: "watches", action: "reload" }), empty: [
+    this.status = panelStatus({ testid: "watches", className: "prefs", onRetry: () => app.bridge.post({ type: FeatureMessage.watches, action: "reload" }), empty: [
       h("h2", { textContent: "This service watches nothing" }),
       h("p", { textContent: "Watched statuses are preference keys a service keeps in step with what a provider says (a data directory that is writable, a port that is free); watch rules say what a store path must hold, and each change that breaks one is recorded here and in the log." }),
       h("ul", { className: "prefs-how" },
@@ -183,7 +184,7 @@ export class WatchesPanel {
   async reread() {
     this.refreshing = true;
     setProp(this.refresh, "disabled", true);
-    const answer = await this.app.bridge.ask({ type: "watches", action: "refresh" });
+    const answer = await this.app.bridge.ask({ type: FeatureMessage.watches, action: "refresh" });
     this.refreshing = false;
     setProp(this.refresh, "disabled", false);
     if (answer.ok) this.app.toast("Re-read every watched status.", "ok");

@@ -2,6 +2,7 @@
 // or several ops staged into a transaction that applies all or nothing. The server's refusal, when it comes, is
 // shown as it said it. Everything is disabled, with the reason, on a read-only server.
 
+import { ToWorker } from "../../lib/messages.mjs";
 import { readValueInput, valueModes } from "../../lib/value-input.mjs";
 import { h, icon, setProp, setText, syncOptions } from "./dom.mjs";
 import { PathInput } from "./path-input.mjs";
@@ -115,7 +116,7 @@ export class WritePanel {
     const key = `${store}\u0000${path}`;
     if (key === this.currentKey) return;
     this.currentKey = key;
-    const answer = path ? await this.app.bridge.ask({ type: "value", store, path }) : null;
+    const answer = path ? await this.app.bridge.ask({ type: ToWorker.value, store, path }) : null;
     if (this.currentKey !== key) return;
     setText(this.current, !answer ? "" : answer.exists ? `Now: ${short(answer.text)} (${answer.mode === "json" ? "container" : answer.mode})` : "Nothing is at this path now.");
   }

@@ -117,6 +117,17 @@ export class PreferencesModel {
   }
 
   /**
+   * The panel's messages from the page (`{type: "preferences", action, …}`): set, delete and refresh are WebSocket
+   * `preference` requests whose reply is the answer; reload fetches the panel again.
+   * @param {{action: string, source?: string, container?: string, key?: string, json?: string}} message
+   * @param {(data: object) => void} answer
+   */
+  act({ action, source, container, key, json }, answer) {
+    if (action === "reload") return void this.load();
+    this.write({ op: action, source, container, key, json }).then(answer);
+  }
+
+  /**
    * The panel's section of the next update, or undefined when the page already has it. A new server process
    * (while the tab is shown) fetches the panel again.
    * @returns {{status: PreferencesStatus, message: string, code: string, editing: boolean, reveal: boolean,

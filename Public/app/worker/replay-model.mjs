@@ -34,11 +34,11 @@ const entryNumberSpan = 2 ** 40;
 
 export class ReplayModel {
   /**
-   * @param {{origin: string, token: string, view: any, tunables: any, onChange: () => void, fetch?: typeof fetch,
+   * @param {{origin: string, token: string, view: any, onChange: () => void, fetch?: typeof fetch,
    *   logWindow?: number}} options `view` is the worker's live view object (panel, store, path, windows…)
    */
-  constructor({ origin, token, view, tunables, onChange, fetch = (...args) => globalThis.fetch(...args), logWindow = defaultLogWindow }) {
-    Object.assign(this, { origin, token, view, tunables, onChange, fetch, logWindow });
+  constructor({ origin, token, view, onChange, fetch = (...args) => globalThis.fetch(...args), logWindow = defaultLogWindow }) {
+    Object.assign(this, { origin, token, view, onChange, fetch, logWindow });
     /** @type {ReplayStatus} */
     this.status = "idle";
     this.message = "";
@@ -213,7 +213,7 @@ export class ReplayModel {
     const tree = new TreeModel(session);
     const history = new HistoryModel(session, log);
     const phase = { phase: "replay", attempt: 0, retryIn: 0, reason: "", refused: false };
-    const updates = new UpdateBuilder({ session, tree, log, history, tunables: this.tunables, view: this.view, phase });
+    const updates = new UpdateBuilder({ session, tree, log, history, view: this.view, phase });
     if (this.logFilter) session.setFilter(this.logFilter);
     session.logView.order = this.logOrder;
     session.receive(helloFrame(this.recording, this.name));

@@ -36,6 +36,29 @@ export class TunablesModel {
     this.load();
   }
 
+  /**
+   * The tab was shown (fetch the description unless this server process's is here already) or hidden.
+   * @param {boolean} shown
+   */
+  setShown(shown) {
+    if (shown) this.watch();
+  }
+
+  /**
+   * The panel's messages from the page (`{type: "tunables", action, …}`): fetch again, the export file's text, the
+   * preview of a replacement (reset all, import) and the replacement itself (`POST /tune`).
+   * @param {{action: string, source?: "defaults"|"import", text?: string}} message
+   * @param {(data: object) => void} answer
+   */
+  act({ action, source, text }, answer) {
+    switch (action) {
+      case "reload": return this.reload();
+      case "export": return answer({ text: this.exportText() });
+      case "preview": return answer(this.preview(source, text));
+      case "replace": return void this.replace(source, text).then(answer);
+    }
+  }
+
   /** Fetches again (the page's "Try again"). */
   reload() {
     this.loadedEpoch = -1;
@@ -75,6 +98,7 @@ export class TunablesModel {
    *   rows: import("../../lib/tunables.mjs").TunableRow[]}|undefined}
    */
   build() {
+    this.watch();
     const live = this.panel !== null && this.session.mirror.stores.has(this.panel.store);
     const key = `${this.version}\u0000${this.session.versions.data}\u0000${live}\u0000${this.session.epoch}\u0000${this.session.server !== null}`;
     if (key === this.sent.key) return undefined;

@@ -2,6 +2,7 @@
 // visible panel only. Sections that are costly and change constantly (the inspector of a large value, the live
 // log at high rates, the subscriptions table) are refreshed at a bounded rate.
 
+import { ToPage } from "../../lib/messages.mjs";
 import { valueAtPath } from "../../lib/mirror.mjs";
 import { subscriptionRows } from "../../lib/subscriptions.mjs";
 
@@ -22,11 +23,10 @@ export class UpdateBuilder {
   /**
    * @param {{session: import("./session.mjs").Session, tree: import("./tree-model.mjs").TreeModel,
    *   log: import("./log-model.mjs").LogModel, history: import("./history-model.mjs").HistoryModel,
-   *   tunables: import("./tunables-model.mjs").TunablesModel, view: any, phase: any}} parts `view` and `phase`
-   *   are the worker's live objects
+   *   view: any, phase: any}} parts `view` and `phase` are the worker's live objects
    */
-  constructor({ session, tree, log, history, tunables, view, phase }) {
-    Object.assign(this, { session, tree, log, history, tunables, view, phase });
+  constructor({ session, tree, log, history, view, phase }) {
+    Object.assign(this, { session, tree, log, history, view, phase });
     /** @type {Array<[number, number]>} (time, entries received) samples for the rate */
     this.rateSamples = [];
     // What was last sent, so unchanged costly sections are left out.
@@ -64,7 +64,7 @@ export class UpdateBuilder {
     session.recent.prune(now);
     session.expireNotices();
     const update = {
-      type: "update",
+      type: ToPage.update,
       now,
       stats: {
         seq: session.mirror.seq, entriesReceived: session.entriesReceived, entriesKept: session.ring.size,
@@ -93,12 +93,7 @@ export class UpdateBuilder {
         update.history = this.history.build(view.history.start, view.history.count);
         return update;
       case "subscriptions": return this.addSubscriptions(update, now);
-      case "tunables": {
-        this.tunables.watch();
-        const section = this.tunables.build();
-        if (section) update.tunables = section;
-        return update;
-      }
+      // The feature panels' sections come from their own models (the worker adds them).
       default: return update;
     }
   }

@@ -105,6 +105,17 @@ export class WatchesModel {
   }
 
   /**
+   * The panel's messages from the page (`{type: "watches", action}`): refresh re-reads the statuses on the server
+   * (its outcome is the answer); reload fetches the panel again.
+   * @param {{action: string}} message
+   * @param {(data: object) => void} answer
+   */
+  act({ action }, answer) {
+    if (action === "reload") return void this.load();
+    if (action === "refresh") this.refresh().then(answer);
+  }
+
+  /**
    * The panel's section of the next update, or undefined when the page already has what it would show.
    * @returns {{status: WatchesStatus, message: string, fetchedAt: number, summary: string,
    *   statuses: import("../../lib/watches.mjs").StatusRow[], rules: import("../../lib/watches.mjs").RuleRow[],

@@ -4,29 +4,28 @@
 // panels draw from the replay's session and models instead of the live ones; the live connection keeps going.
 
 import { completePath } from "../../lib/complete.mjs";
+import { ToPage, ToWorker, answerType } from "../../lib/messages.mjs";
 import { valueAtPath } from "../../lib/mirror.mjs";
+import { featurePanels, livePanels } from "../../lib/panels.mjs";
 import { revertRequest, resyncRequest, rewindRequest, transactionRequest, tuneRemoveRequest, tuneRequest, writeRequest } from "../../lib/requests.mjs";
 import { editorFor } from "../../lib/value-input.mjs";
 import { Connection } from "./connection.mjs";
+import { featureModels } from "./feature-models.mjs";
 import { HistoryModel } from "./history-model.mjs";
 import { LogModel } from "./log-model.mjs";
-import { PreferencesModel } from "./preferences-model.mjs";
 import { RecordingsModel } from "./recordings-model.mjs";
 import { ReplayModel } from "./replay-model.mjs";
 import { Session } from "./session.mjs";
 import { TreeModel } from "./tree-model.mjs";
-import { TunablesModel } from "./tunables-model.mjs";
 import { UpdateBuilder } from "./update-builder.mjs";
-import { WatchesModel } from "./watches-model.mjs";
 
 /** @type {import("./replay-model.mjs").ReplayParts} the live session and the models over it */
 let live;
 /** @type {import("./replay-model.mjs").ReplayParts} what the panels show: `live`, or the replay's parts */
 let shown;
 let connection;
-let tunables;
-let preferences;
-let watches;
+/** @type {Map<string, any>} the feature panels' models (feature-models.mjs), by panel name */
+const features = new Map();
 let recordings;
 let replay;
 /** @type {{store: string, path: string}|null} */
@@ -51,32 +50,38 @@ self.onmessage = (event) => {
 
 function handle(message) {
   switch (message.type) {
-    case "start": return start(message);
-    case "ack":
+    case ToWorker.start: return start(message);
+    case ToWorker.ack:
       credit = true;
       return schedule();
-    case "view": return changeView(message.patch);
-    case "tree": return treeAction(message);
-    case "log": return logAction(message);
-    case "send": return sendRequest(message);
-    case "value": return postMessage({ type: "value", tag: message.tag, ...valueEditor(message.store, message.path) });
-    case "complete": {
+    case ToWorker.view: return changeView(message.patch);
+    case ToWorker.tree: return treeAction(message);
+    case ToWorker.log: return logAction(message);
+    case ToWorker.send: return sendRequest(message);
+    case ToWorker.value: return postMessage({ type: ToPage.value, tag: message.tag, ...valueEditor(message.store, message.path) });
+    case ToWorker.complete: {
       const root = shown.session.mirror.stores.get(message.store)?.root;
-      return postMessage({ type: "completions", tag: message.tag, items: root ? completePath(root, message.text) : [] });
+      return postMessage({ type: ToPage.completions, tag: message.tag, items: root ? completePath(root, message.text) : [] });
     }
-    case "resync":
+    case ToWorker.resync:
       live.session.send(resyncRequest(live.session.nextRequestId++));
       return;
-    case "tunables": return tunablesAction(message);
-    case "preferences": return preferencesAction(message);
-    case "watches": return watchesAction(message);
-    case "recordings": return recordingsAction(message);
-    case "replay": return replayAction(message);
-    case "rewind-preview": return postMessage({ type: "rewind-preview", tag: message.tag, ...live.session.rewindPreview(message.seq) });
-    case "dismiss":
+    case ToWorker.recordings: return recordingsAction(message);
+    case ToWorker.replay: return replayAction(message);
+    case ToWorker.rewindPreview: return postMessage({ type: ToPage.rewindPreview, tag: message.tag, ...live.session.rewindPreview(message.seq) });
+    case ToWorker.dismiss:
       shown.session.dismiss(message.key);
       return markDirty();
+    default: return featureAction(message);
   }
+}
+
+/** A feature panel's message (its type is the panel's name): its model acts, and may answer the page. */
+function featureAction(message) {
+  const model = features.get(message.type);
+  if (!model) return;
+  model.act(message, (data) => postMessage({ type: answerType(message.type), tag: message.tag, ...data }));
+  markDirty();
 }
 
 function start({ url, token, state }) {
@@ -86,16 +91,13 @@ function start({ url, token, state }) {
   const history = new HistoryModel(session, log);
   // The HTTP endpoints are on the WebSocket's host and port.
   const origin = url.replace(/^ws/, "http").replace(/\/ws$/, "");
-  tunables = new TunablesModel(session, { origin, token, onChange: markDirty });
-  preferences = new PreferencesModel(session, { origin, token, onChange: markDirty });
-  watches = new WatchesModel(session, { origin, token, onChange: markDirty });
+  for (const name of featurePanels) features.set(name, new featureModels[name](session, { origin, token, onChange: markDirty }));
   recordings = new RecordingsModel(session, { origin, token, onChange: markDirty });
-  replay = new ReplayModel({ origin, token, view, tunables, onChange: replayChanged });
+  replay = new ReplayModel({ origin, token, view, onChange: replayChanged });
   session.onEntries = (entries) => {
-    preferences.noteChanges(entries);
-    watches.noteChanges(entries);
+    for (const model of features.values()) model.noteChanges?.(entries);
   };
-  const updates = new UpdateBuilder({ session, tree, log, history, tunables, view, phase });
+  const updates = new UpdateBuilder({ session, tree, log, history, view, phase });
   live = { session, tree, log, history, updates };
   shown = live;
   Object.assign(view, { panel: state.panel, store: state.store, path: state.path, search: state.search, entry: state.entry });
@@ -191,7 +193,7 @@ function treeAction({ action, store, path, count, key }) {
     const next = tree.move(view, key);
     if (next !== null) {
       view.path = next;
-      postMessage({ type: "select", path: next });
+      postMessage({ type: ToPage.select, path: next });
     }
   }
   markDirty();
@@ -239,7 +241,7 @@ function sendRequest({ tag, kind, store, op, ops, seq, key, json }) {
       live.session.report("rewind", `Rewind to #${seq} refused (${reply.error.code}): ${reply.error.message}`, "notice");
       markDirty();
     }
-    postMessage({ type: "reply", tag, ok: reply.ok, seq: reply.seq ?? null, error: reply.error ?? null, result });
+    postMessage({ type: ToPage.reply, tag, ok: reply.ok, seq: reply.seq ?? null, error: reply.error ?? null, result });
   });
 }
 
@@ -257,30 +259,15 @@ function rewindResult(result) {
   };
 }
 
-/** The Tunables panel's requests: fetch again, export, and replacing every tunable (reset all, import). */
-function tunablesAction({ tag, action, source, text }) {
-  const answer = (data) => postMessage({ type: "tunables-answer", tag, ...data });
-  switch (action) {
-    case "reload":
-      tunables.reload();
-      return markDirty();
-    case "export": return answer({ text: tunables.exportText() });
-    case "preview": return answer(tunables.preview(source, text));
-    case "replace":
-      tunables.replace(source, text).then(answer);
-  }
-}
-
-/** The panels that fetch their data over HTTP while they are shown. */
+/** Tells each feature panel's model whether its panel is shown (they fetch their data while it is). */
 function showPanels() {
-  preferences.setShown(view.panel === "preferences");
-  watches.setShown(view.panel === "watches");
+  for (const [name, model] of features) model.setShown?.(view.panel === name);
   if (view.panel === "replay") recordings.load();
 }
 
 /** The Record button's and the Replay tab's requests about the server's recordings. */
 function recordingsAction({ tag, action, id }) {
-  const answer = (data) => postMessage({ type: "recordings-answer", tag, ...data });
+  const answer = (data) => postMessage({ type: ToPage.recordingsAnswer, tag, ...data });
   switch (action) {
     case "reload":
       recordings.load();
@@ -323,25 +310,6 @@ function seekSoon(seq) {
   }, 0);
 }
 
-/** The Preferences panel's requests: set, delete and refresh (WebSocket `preference` requests), fetch again. */
-function preferencesAction({ tag, action, source, container, key, json }) {
-  if (action === "reload") {
-    preferences.load();
-    return markDirty();
-  }
-  preferences.write({ op: action, source, container, key, json })
-    .then((reply) => postMessage({ type: "preferences-answer", tag, ...reply }));
-}
-
-/** The Watches panel's requests: re-read the statuses on the server (Refresh), fetch again. */
-function watchesAction({ tag, action }) {
-  if (action === "reload") {
-    watches.load();
-    return markDirty();
-  }
-  if (action === "refresh") watches.refresh().then((answer) => postMessage({ type: "watches-answer", tag, ...answer }));
-}
-
 function valueEditor(storeId, path) {
   const root = shown.session.mirror.stores.get(storeId)?.root;
   const value = root ? valueAtPath(root, path) : undefined;
@@ -363,13 +331,14 @@ function flush() {
   dirty = false;
   credit = false;
   const update = shown.updates.build();
-  // The HTTP-fed panels' sections, for the visible one only (as the update builder does for the others).
-  const fetched = view.panel === "preferences" ? preferences.build() : view.panel === "watches" ? watches.build() : undefined;
-  if (fetched) update[view.panel] = fetched;
+  // The visible feature panel's section (as the update builder does for the others); they show the live server.
+  const feature = features.get(view.panel);
+  const section = feature && (shown === live || !livePanels.includes(view.panel)) ? feature.build() : undefined;
+  if (section) update[view.panel] = section;
   const listing = recordings.build();
   if (listing) update.recordings = listing;
   // The replay's section goes out when it changed (every step while playing, never while idle).
-  const section = replay.build();
-  if (section) update.replay = section;
+  const replaying = replay.build();
+  if (replaying) update.replay = replaying;
   postMessage(update);
 }
