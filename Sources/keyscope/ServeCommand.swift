@@ -213,16 +213,25 @@ struct ServeCommand: AsyncParsableCommand {
         // Watch the signals before anything starts: a Ctrl-C the moment after the dashboard line is a clean stop.
         let stop = StopRequest()
         let watcher = SignalWatcher([SIGINT, SIGTERM]) { _ in stop.request() }
-        // The demo's data lives in a directory of its own per run, so that runs never share a settings file.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "keyscope-serve-\(getpid())", isDirectory: true)
+        // The demo keeps its tunables and settings file in the state folder, as a user's service keeps its data:
+        // they survive restarts, and nothing is left in the temporary directory.
+        let directory: URL
+        do {
+            directory = try DemoStateFolder.prepare()
+        } catch {
+            throw CommandFailure(
+                "could not make the demo's state folder: \(error.localizedDescription); set KEYSCOPE_HOME or "
+                    + "XDG_STATE_HOME to a folder you can write")
+        }
         let constants: Tunables?
         do {
             constants =
                 noTunables
                 ? nil : try DemoTunables.open(in: directory, defaults: tunables.map { URL(fileURLWithPath: $0) })
         } catch {
-            throw ValidationError("--tunables: \(error)")
+            throw CommandFailure(
+                "could not open the tunables\(tunables.map { " of --tunables \($0)" } ?? ""): \(error); fix the "
+                    + "file, or pass --no-tunables to serve without tunables")
         }
         let hub = InspectorHub(
             registry: .shared,
@@ -230,16 +239,17 @@ struct ServeCommand: AsyncParsableCommand {
             tunables: constants)
         let scanned: DemoPreferences?
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             scanned =
                 preferences.noPreferences
                 ? nil : try DemoPreferences.open(options: preferences, hub: hub, stateDirectory: directory)
         } catch {
-            throw ValidationError("preferences: \(error)")
+            constants?.stop()
+            throw CommandFailure(
+                "could not open the preferences: \(error); pass --no-preferences to serve without them")
         }
         let recordings = RecordingLibrary(
             folder: recordingsDirectory.map { URL(fileURLWithPath: $0) }
-                ?? StateFolder.named("recordings", environment: ProcessInfo.processInfo.environment),
+                ?? KeyscopeStateFolder.named("recordings"),
             offered: (offeredRecordings.map { URL(fileURLWithPath: $0) }
                 ?? PackageFolder.find("fixtures/recordings", marker: "README.md")).map { [$0] } ?? []
         )
@@ -248,7 +258,9 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try server.start()
         } catch {
-            throw ValidationError("\(error)")
+            constants?.stop()
+            scanned?.stop()
+            throw ServeFailure.starting(error, host: host, port: port)
         }
         scanned?.start()
         Console.line("Keyscope dashboard: \(server.dashboardURL ?? "")")
@@ -277,7 +289,6 @@ struct ServeCommand: AsyncParsableCommand {
         )
         constants?.stop()
         scanned?.stop()
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// The options the demo and the echo take alike: where to listen, whom to let in, and the limits.
