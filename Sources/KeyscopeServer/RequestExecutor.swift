@@ -31,8 +31,9 @@ struct RequestExecutor: Sendable {
             switch request {
             case .write(let store, let write):
                 try refuseIfReadOnly()
-                let seq = try hub.write(store: store, op: write.op, path: write.path, value: write.value)
-                return success(id, ServerMessages.seqResult(seq))
+                let result = try hub.writeReporting(
+                    store: store, op: write.op, path: write.path, value: write.value)
+                return success(id, result.jsonObject)
             case .transaction(let store, let writes):
                 try refuseIfReadOnly()
                 return success(id, ServerMessages.seqResult(try hub.transaction(store: store, ops: writes)))

@@ -98,6 +98,10 @@ struct RecordCommand: AsyncParsableCommand {
 
     func run() async throws {
         let url = URL(fileURLWithPath: output)
+        // Checked before connecting, so the advice can name the flag (the writer's own refusal cannot).
+        if !force, FileManager.default.fileExists(atPath: url.path) {
+            throw CommandFailure("\(output) already exists; pass --force to overwrite it, or choose another -o FILE")
+        }
         let options = RecordingWriter.Options(maxBytes: maxBytes?.bytes, mute: try rules(), overwrite: force)
         var session = RecordSession(url: url, options: options, host: hostName ?? RecordingHeader.Source.hostName())
         let client = try await server.connect()

@@ -47,14 +47,9 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await server.connect()
-        var snapshot: StoreValue?
+        let snapshot: StoreValue?
         do {
-            for try await message in client.messages {
-                if case .snapshot(let value) = InspectorMessage(message) {
-                    snapshot = value
-                    break
-                }
-            }
+            snapshot = try await client.greeting()?.snapshot
         } catch {
             await client.close()
             throw CommandFailure("\(error)")
