@@ -32,10 +32,19 @@ struct ServeCommand: AsyncParsableCommand {
             stores --rate times per second, and the inspector on it; --demo-keys N adds a still product catalog of \
             N keys (scenario:catalog/memory) for measuring a dashboard on a large store. The demo's tunables \
             (live-constants.json, with a schema) are served at /tune and in the dashboard's Tunables tab: --tunables \
-            FILE serves other defaults instead, --no-tunables none. On start it prints one line,
+            FILE serves other defaults instead (its writable copy kept in demo/tunables-HASH/ of the state \
+            folder), --no-tunables none. On start it prints one line,
               Keyscope dashboard: http://127.0.0.1:PORT/?token=TOKEN
-            and writes the address and token to a file only you can read, where `keyscope snapshot`, `tail` and \
-            `write` find them. Ctrl-C (or SIGTERM) closes every client with 1001 and exits.
+            and writes the address and token to a file only you can read, where the client commands (`snapshot`, \
+            `tail`, `write`, `tune`, `record`) find them. Ctrl-C (or SIGTERM) closes every client with 1001 and \
+            exits. A port that cannot be listened on (another server has it) is an error with exit status 1: pass \
+            --port 0 for a free one.
+
+            State folder: $KEYSCOPE_HOME, else $XDG_STATE_HOME/keyscope, else ~/.local/state/keyscope. The demo \
+            keeps its tunables (demo/live-constants.json, with your edits) and its settings store \
+            (demo/state.json) there, so both survive restarts; delete demo/ to start afresh. The server records \
+            (servers/, or $XDG_RUNTIME_DIR/keyscope/servers), recordings (recordings/) and the demo's file \
+            secrets (secrets/) are there too.
 
             The demo keeps settings in a UserDefaults suite (com.keyscope.demo, under $XDG_CONFIG_HOME or \
             ~/.config), tokens in a secret store (--secrets) and three statuses in com.keyscope.demo.status; the \
@@ -50,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
             characters). Each HTTP connection answers one request (Connection: close); see docs/protocol.md.
 
             Recordings (docs/recording.md): the dashboard's Record button and POST /api/recordings record the \
-            demo into --recordings (default $KEYSCOPE_HOME/recordings, else ~/.local/state/keyscope/recordings); \
+            demo into --recordings (default: recordings/ in the state folder); \
             GET /api/recordings lists those and the recordings of --offer-recordings (default the package's \
             fixtures/recordings/) for the Replay tab.
 
@@ -154,8 +163,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("recordings"),
         help: ArgumentHelp(
-            "Where recordings made through the inspector go (default: $KEYSCOPE_HOME/recordings, else "
-                + "~/.local/state/keyscope/recordings).",
+            "Where recordings made through the inspector go (default: recordings/ in the state folder, see "
+                + "above).",
             valueName: "DIR"))
     var recordingsDirectory: String?
 
