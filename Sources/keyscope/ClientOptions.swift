@@ -132,7 +132,12 @@ enum ServerChoiceNotice {
     /// Prints the notice when `records` holds more than `chosen` and it was not printed yet.
     static func tell(_ chosen: ServerRecord, among records: [ServerRecord]) {
         guard let text = text(chosen, among: records) else { return }
-        guard told.withLock({ told in defer { told = true }; return !told }) else { return }
+        guard
+            told.withLock({ told in
+                defer { told = true }
+                return !told
+            })
+        else { return }
         Console.error(text)
     }
 

@@ -68,7 +68,7 @@ struct WriteRequest: Sendable, Equatable {
         }
         let json = quoted(text)
         guard !json.contains("'") else { return "Write a string as JSON in double quotes, " + string }
-        return "A string needs its JSON quotes inside the shell's: '\(json)', " + string
+        return "A string needs its JSON quotes inside shell quotes: '\(json)', " + string
     }
 
     private static func quoted(_ text: String) -> String {
