@@ -15,8 +15,8 @@ struct WriteCommand: AsyncParsableCommand {
         discussion: """
             Sends {"type": "write", "store": STORE, "op": OP, "path": PATH, "value": VALUE} over the server's \
             WebSocket and prints the reply: "ok seq N" with the seq of the change it made ("ok seq null (nothing \
-            changed)" when it changed nothing, as when removing a missing key), followed by "; created KEY, …" \
-            when the write made a key that did not exist before (a misspelt path shows up that way). A store the \
+            changed)" when it changed nothing, as when removing a missing key); when the write made a key that did \
+            not exist before, stderr says "keyscope write: created KEY, …" (a misspelt path shows up that way). A store the \
             server does not have is an error that lists its stores and the closest one; a read-only server (as \
             `replay --serve` always is) is an error that says so. The server's refusals are printed as its error \
             code and message on stderr (bad_path, type_mismatch, out_of_range, …). Every failure exits with status \
@@ -88,16 +88,21 @@ struct WriteCommand: AsyncParsableCommand {
             Console.error("error \(error.code): \(error.message)")
             throw ExitCode.failure
         }
-        Console.line(Self.outcome(reply, store: request.store))
+        Console.line(Self.outcome(reply))
+        if let notice = Self.creationNotice(reply, store: request.store) { Console.error(notice) }
     }
 
-    /// `ok seq N`, `ok seq null (nothing changed)`, and the key the write created when it made one.
-    static func outcome(_ reply: InspectorReply, store: String) -> String {
-        let done = reply.seq.map { "ok seq \($0)" } ?? "ok seq null (nothing changed)"
+    /// `ok seq N` or `ok seq null (nothing changed)`, for stdout.
+    static func outcome(_ reply: InspectorReply) -> String {
+        reply.seq.map { "ok seq \($0)" } ?? "ok seq null (nothing changed)"
+    }
+
+    /// For stderr, when the write created a key that did not exist before: which, and how to take it out.
+    static func creationNotice(_ reply: InspectorReply, store: String) -> String? {
         let created = (reply.result?["created"]?.arrayValue ?? []).compactMap(\.stringValue)
-        guard !created.isEmpty else { return done }
-        return done + "; created \(created.joined(separator: ", ")), which did not exist before (a typo? "
-            + "`keyscope write \(store) \(created[0]) --op remove` takes it out)"
+        guard let first = created.first else { return nil }
+        return "keyscope write: created \(created.joined(separator: ", ")), which did not exist before (a typo? "
+            + "`keyscope write \(store) \(first) --op remove` takes it out)"
     }
 
     private func request() throws(CommandFailure) -> WriteRequest {

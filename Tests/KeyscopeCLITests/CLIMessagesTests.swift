@@ -63,14 +63,16 @@ import Testing
 
     @Test func aWriteThatCreatedAKeySaysSoAndHowToTakeItOut() {
         let created = InspectorReply(message: ["type": "reply", "ok": true, "result": ["seq": 7, "created": ["crat"]]])
+        #expect(WriteCommand.outcome(created) == "ok seq 7", "stdout stays `ok seq N` for scripts")
         #expect(
-            WriteCommand.outcome(created, store: "app/memory")
-                == "ok seq 7; created crat, which did not exist before (a typo? `keyscope write app/memory crat "
+            WriteCommand.creationNotice(created, store: "app/memory")
+                == "keyscope write: created crat, which did not exist before (a typo? `keyscope write app/memory crat "
                 + "--op remove` takes it out)")
         let plain = InspectorReply(message: ["type": "reply", "ok": true, "result": ["seq": 8]])
-        #expect(WriteCommand.outcome(plain, store: "app/memory") == "ok seq 8")
+        #expect(WriteCommand.outcome(plain) == "ok seq 8")
+        #expect(WriteCommand.creationNotice(plain, store: "app/memory") == nil)
         let nothing = InspectorReply(message: ["type": "reply", "ok": true, "result": ["seq": .null]])
-        #expect(WriteCommand.outcome(nothing, store: "app/memory") == "ok seq null (nothing changed)")
+        #expect(WriteCommand.outcome(nothing) == "ok seq null (nothing changed)")
     }
 
     @Test func aTakenPortNamesItsHolderAndPort0() {

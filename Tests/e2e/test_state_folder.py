@@ -28,17 +28,17 @@ def scratch():
     shutil.rmtree(made, ignore_errors=True)
 
 
-def settings_store(server) -> str:
-    """The id of the demo's settings store (a file store: `app/file:PATH`)."""
-    return next(s["id"] for s in http(server, "GET", "/api/snapshot").json()["stores"] if s["id"].startswith("app/file:")
-                and s["id"].endswith("/state.json"))
+def expect_settings_store(server, path: Path) -> None:
+    """Waits until the demo registered its settings store (a file store) at `path`; the demo opens it after
+    `app/memory`, so it may not be in the first snapshot."""
+    server.wait_store(f"app/file:{path}")
 
 
 def test_the_state_folder_follows_xdg_state_home(launch, scratch):
     served = launch(env={**UNSET, "XDG_STATE_HOME": str(scratch)})
     folder = scratch / "keyscope"
     assert (folder / "servers" / f"{served.port}.json").is_file()
-    assert settings_store(served) == f"app/file:{folder / 'demo' / 'state.json'}"
+    expect_settings_store(served, folder / "demo" / "state.json")
     assert (folder / "demo" / "live-constants.json").is_file()
     assert (folder / "secrets").is_dir()
 
@@ -47,7 +47,7 @@ def test_without_xdg_state_home_the_state_folder_is_under_home(launch, scratch):
     served = launch(env={**UNSET, "XDG_STATE_HOME": "", "HOME": str(scratch)})
     folder = scratch / ".local" / "state" / "keyscope"
     assert (folder / "servers" / f"{served.port}.json").is_file()
-    assert settings_store(served) == f"app/file:{folder / 'demo' / 'state.json'}"
+    expect_settings_store(served, folder / "demo" / "state.json")
     # A client with the same HOME finds the server through that record.
     found = run_cli(["snapshot", "--store", "app/memory", "--compact"],
                     cli_env("", XDG_RUNTIME_DIR="", XDG_STATE_HOME="", HOME=str(scratch)))
@@ -58,7 +58,7 @@ def test_the_demo_keeps_its_tunables_and_settings_across_a_restart(launch, scrat
     env = {"KEYSCOPE_HOME": str(scratch), "TMPDIR": str(scratch)}
     first = launch(env=env)
     assert run_cli(["tune", "set", "toolbar_height", "100"], cli_env(scratch)).returncode == 0
-    assert settings_store(first) == f"app/file:{scratch / 'demo' / 'state.json'}"
+    expect_settings_store(first, scratch / "demo" / "state.json")
     assert first.stop() == 0
 
     second = launch(env=env)
