@@ -56,7 +56,9 @@ extension InspectorHub {
     func refuseIfReadOnly() throws(HubError) {
         guard !options.readOnly else {
             throw HubError(
-                code: .readOnly, message: "the inspector is read-only; restart it without --read-only to write")
+                code: .readOnly,
+                message: "the inspector is read-only and refuses every write (`keyscope serve --read-only`, "
+                    + "`keyscope replay --serve` or HubOptions(readOnly: true)); write to a server that takes writes")
         }
     }
 

@@ -66,7 +66,9 @@ struct RequestExecutor: Sendable {
     }
 
     static let readOnlyError = HubError(
-        code: .readOnly, message: "the inspector is read-only; restart it without --read-only to write")
+        code: .readOnly,
+        message: "the inspector is read-only and refuses every write (`keyscope serve --read-only`, "
+            + "`keyscope replay --serve` or HubOptions(readOnly: true)); write to a server that takes writes")
 
     private func refuseIfReadOnly() throws(HubError) {
         if readOnly { throw Self.readOnlyError }

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cli_child import BackgroundCLI, cli_env, run_cli
-from support import DASHBOARD_LINE, REPO, http
+from support import DASHBOARD_LINE, REPO, LoopbackAddress, http
 
 RECORDING = REPO / "fixtures" / "recordings" / "checkout-session.kslog"
 
@@ -112,8 +112,15 @@ def test_a_taken_port_is_a_runtime_failure_naming_the_holder_and_port_0(server, 
 def test_replay_serve_beside_the_demo_is_named_and_refuses_writes_with_the_reason(server):
     replay = BackgroundCLI(["replay", str(RECORDING), "--serve", "--speed", "max"], cli_env(server.home), cwd=REPO)
     try:
-        port = int(DASHBOARD_LINE.match(replay.wait_line(DASHBOARD_LINE.match, "dashboard line")).group(1))
+        dashboard = DASHBOARD_LINE.match(replay.wait_line(DASHBOARD_LINE.match, "dashboard line"))
+        port = int(dashboard.group(1))
         assert port != server.port, "replay --serve takes a free port by default"
+        # Its refusal over the protocol names no flag replay lacks either.
+        refusal = http(LoopbackAddress(port, dashboard.group(2)), "POST", "/api/request",
+                       body={"type": "write", "id": 1, "store": "app/memory", "op": "set", "path": "x", "value": 1})
+        assert refusal.json()["error"]["code"] == "read_only", refusal.describe()
+        assert "replay --serve" in refusal.json()["error"]["message"], refusal.describe()
+        assert "without --read-only" not in refusal.json()["error"]["message"], refusal.describe()
         chosen = cli(server, "snapshot", "--compact")
         assert chosen.returncode == 0, chosen.stderr
         assert (f"keyscope: 2 servers are running; using the newest, keyscope replay on port {port} "
