@@ -152,3 +152,10 @@ def test_tune_watch_without_a_server_keeps_going_and_pushes_once_one_runs(launch
         assert http(served, "GET", "/tune").json()["toolbar_height"] == 56
     finally:
         assert watch.interrupt() == 0
+
+
+def test_record_with_a_misspelt_mute_store_stops_before_writing(server, scratch):
+    target = scratch / "muted.kslog"
+    stderr = runtime_failure(cli(server, "record", "-o", str(target), "--duration", "1s", "--mute-store", "app/memroy"))
+    assert '--mute-store: no store "app/memroy" on the server; did you mean app/memory?' in stderr
+    assert not target.exists(), "nothing recorded with the store left in by mistake"
