@@ -35,10 +35,7 @@ extension InspectorHub {
     /// applies it all or nothing (`type_mismatch`, `out_of_range`, `bad_request`).
     @discardableResult
     public func write(store: String, op: String, path: String, value: StoreValue?) throws(HubError) -> Int? {
-        try refuseIfReadOnly()
-        let target = try resolveStore(store)
-        let operation = try Self.operation(HubWrite(op: op, path: path, value: value), context: "")
-        return try apply([operation], transactionID: nil, to: target)
+        try writeReporting(store: store, op: op, path: path, value: value).seq
     }
 
     /// Applies client writes as one transaction (one change with one `txn`), all or nothing; returns its seq, or
@@ -59,7 +56,9 @@ extension InspectorHub {
     func refuseIfReadOnly() throws(HubError) {
         guard !options.readOnly else {
             throw HubError(
-                code: .readOnly, message: "the inspector is read-only; restart it without --read-only to write")
+                code: .readOnly,
+                message: "the inspector is read-only and refuses every write (`keyscope serve --read-only`, "
+                    + "`keyscope replay --serve` or HubOptions(readOnly: true)); write to a server that takes writes")
         }
     }
 

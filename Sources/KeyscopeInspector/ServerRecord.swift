@@ -16,8 +16,9 @@ import Darwin
 /// // a CLI, without being told anything:
 /// let server = try ServerRecord.find(port: nil)     // the newest live server, or the one on that port
 /// ```
-/// The directory is `$KEYSCOPE_HOME/servers`, else `$XDG_RUNTIME_DIR/keyscope/servers`, else
-/// `~/.local/state/keyscope/servers`; the file is `<port>.json`. A server removes its file when it stops; files of
+/// The directory is `$KEYSCOPE_HOME/servers`, else `$XDG_RUNTIME_DIR/keyscope/servers`, else `servers` in the state
+/// folder (``KeyscopeStateFolder``: `$XDG_STATE_HOME/keyscope`, else `$HOME/.local/state/keyscope`); the file is
+/// `<port>.json`. A server removes its file when it stops; files of
 /// processes that are gone are skipped (and removed) by ``find(port:)``.
 public struct ServerRecord: Sendable, Hashable, Codable {
     /// The address the server listens on, as given (`127.0.0.1`, `::1`, …).
@@ -55,15 +56,17 @@ public struct ServerRecord: Sendable, Hashable, Codable {
     }
 
     /// The directory the records live in (not created by reading it).
-    public static var directory: URL {
-        let environment = ProcessInfo.processInfo.environment
+    public static var directory: URL { directory(environment: ProcessInfo.processInfo.environment) }
+
+    /// The directory the records live in for `environment` (see the type's notes for the order).
+    public static func directory(environment: [String: String]) -> URL {
         if let home = environment["KEYSCOPE_HOME"], !home.isEmpty {
             return URL(fileURLWithPath: home).appendingPathComponent("servers")
         }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             return URL(fileURLWithPath: runtime).appendingPathComponent("keyscope/servers")
         }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state/keyscope/servers")
+        return KeyscopeStateFolder.named("servers", environment: environment)
     }
 
     /// The record file for a port.

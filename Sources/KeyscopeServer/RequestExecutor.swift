@@ -31,8 +31,9 @@ struct RequestExecutor: Sendable {
             switch request {
             case .write(let store, let write):
                 try refuseIfReadOnly()
-                let seq = try hub.write(store: store, op: write.op, path: write.path, value: write.value)
-                return success(id, ServerMessages.seqResult(seq))
+                let result = try hub.writeReporting(
+                    store: store, op: write.op, path: write.path, value: write.value)
+                return success(id, result.jsonObject)
             case .transaction(let store, let writes):
                 try refuseIfReadOnly()
                 return success(id, ServerMessages.seqResult(try hub.transaction(store: store, ops: writes)))
@@ -68,7 +69,9 @@ struct RequestExecutor: Sendable {
     }
 
     static let readOnlyError = HubError(
-        code: .readOnly, message: "the inspector is read-only; restart it without --read-only to write")
+        code: .readOnly,
+        message: "the inspector is read-only and refuses every write (`keyscope serve --read-only`, "
+            + "`keyscope replay --serve` or HubOptions(readOnly: true)); write to a server that takes writes")
 
     private func refuseIfReadOnly() throws(HubError) {
         if readOnly { throw Self.readOnlyError }

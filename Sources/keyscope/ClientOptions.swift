@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KeyscopeClient
 import KeyscopeInspector
+import Synchronization
 
 /// The options every client command shares: which server to talk to and its token.
 ///
@@ -11,8 +12,8 @@ import KeyscopeInspector
 /// $ keyscope snapshot --url http://127.0.0.1:8081 --token 3f9c…
 /// ```
 /// Without `--url` the server is found through the record a running server writes for tools on the same machine
-/// (``ServerRecord``): the one on `--port`, else the newest. The token is `--token`, else `$KEYSCOPE_TOKEN`,
-/// else the record's.
+/// (``ServerRecord``): the one on `--port`, else the newest (named on stderr when several are running). The token is
+/// `--token`, else `$KEYSCOPE_TOKEN`, else the record's.
 struct ClientOptions: ParsableArguments {
     @Option(
         name: .long,
@@ -70,7 +71,9 @@ struct ClientOptions: ParsableArguments {
             return endpoint
         }
         do {
-            var endpoint = InspectorEndpoint(record: try ServerRecord.find(port: port))
+            let record = try ServerRecord.find(port: port)
+            if port == nil { ServerChoiceNotice.tell(record, among: ServerRecord.live()) }
+            var endpoint = InspectorEndpoint(record: record)
             if let given { endpoint.token = given }
             return endpoint
         } catch {
@@ -78,6 +81,21 @@ struct ClientOptions: ParsableArguments {
             if let port, let given { return InspectorEndpoint(host: "127.0.0.1", port: port, token: given) }
             throw CommandFailure(error.description)
         }
+    }
+
+    /// What to do when the server refuses the token: it depends on where the token came from.
+    func tokenAdvice(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let printed = "the token is in the dashboard URL the server printed (?token=…)"
+        if token != nil {
+            return "the server refused the token given with --token; \(printed), or leave --token out to use the "
+                + "server's record on this machine"
+        }
+        if TokenOption.given(nil, environment: environment) != nil {
+            return "the server refused the token in KEYSCOPE_TOKEN (one of another server?); unset KEYSCOPE_TOKEN to "
+                + "use the server's record on this machine, or set it again: \(printed)"
+        }
+        return "the server refused the token of its record in \(ServerRecord.directory.path) (another process "
+            + "serves that port now?); pass --token T: \(printed)"
     }
 
     /// Connects to ``endpoint(environment:)``, turning a refusal into advice.
@@ -89,9 +107,7 @@ struct ClientOptions: ParsableArguments {
         } catch let error as InspectorClientError {
             switch error.httpStatus {
             case 401?:
-                throw CommandFailure(
-                    "\(error.message); pass the server's token with --token T or KEYSCOPE_TOKEN (it is in the "
-                        + "dashboard URL the server printed, ?token=…)")
+                throw CommandFailure("\(endpoint) answered 401 Unauthorized: \(tokenAdvice())")
             case 403?:
                 throw CommandFailure(
                     "\(error.message); connect through localhost or 127.0.0.1, or start the server with "
@@ -101,5 +117,36 @@ struct ClientOptions: ParsableArguments {
                 throw CommandFailure("\(error.message) (is a keyscope server running there?)")
             }
         }
+    }
+}
+
+/// Tells once per process, on stderr, which server a client picked when several are running and no `--port` said.
+///
+/// ```
+/// keyscope: 2 servers are running; using the newest, keyscope replay on port 40123 (pass --port N for another:
+/// 8081 keyscope demo)
+/// ```
+enum ServerChoiceNotice {
+    private static let told = Mutex(false)
+
+    /// Prints the notice when `records` holds more than `chosen` and it was not printed yet.
+    static func tell(_ chosen: ServerRecord, among records: [ServerRecord]) {
+        guard let text = text(chosen, among: records) else { return }
+        guard
+            told.withLock({ told in
+                defer { told = true }
+                return !told
+            })
+        else { return }
+        Console.error(text)
+    }
+
+    /// The notice; `nil` when `chosen` is the only server.
+    static func text(_ chosen: ServerRecord, among records: [ServerRecord]) -> String? {
+        let others = records.filter { $0.port != chosen.port }
+        guard !others.isEmpty else { return nil }
+        let list = others.map { "\($0.port) \($0.name)" }.joined(separator: ", ")
+        return "keyscope: \(others.count + 1) servers are running; using the newest, \(chosen.name) on port "
+            + "\(chosen.port) (pass --port N for another: \(list))"
     }
 }

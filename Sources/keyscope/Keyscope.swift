@@ -25,4 +25,9 @@ struct Keyscope: AsyncParsableCommand {
             DemoCommand.self, RecordCommand.self, VerifyCommand.self, StateCommand.self, ReplayCommand.self,
         ]
     )
+
+    /// Parses the command line (with ``NegativeValues`` applied) and runs the command.
+    static func main() async {
+        await main(NegativeValues.rewrite(Array(CommandLine.arguments.dropFirst())))
+    }
 }

@@ -42,8 +42,8 @@ struct PreferencesOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Where the demo's secrets live: file (a 0600 file under $KEYSCOPE_HOME/secrets, else "
-                + "~/.local/state/keyscope/secrets), secret-service (the "
+            "Where the demo's secrets live: file (a 0600 file in secrets/ of the state folder: "
+                + "$KEYSCOPE_HOME, else $XDG_STATE_HOME/keyscope, else ~/.local/state/keyscope), secret-service (the "
                 + "desktop keyring through libsecret) or auto (secret-service when a session bus answers).",
             valueName: "BACKEND"))
     var secrets: SecretsBackendOption = .file

@@ -40,7 +40,8 @@ struct RecordCommand: AsyncParsableCommand {
 
             --mute PATTERN replaces the values at a key path in every store with "•••• (muted)" (a `*` segment \
             matches any one key or index: sessions[*].token; literal indexes are refused); changes only below a \
-            muted path are left out. --mute-store ID leaves a whole store out. Secrets are redacted by the server \
+            muted path are left out. --mute-store ID leaves a whole store out (an id close to one of the \
+            server's stores but not it is an error listing them: a misspelling would leave the store in). Secrets are redacted by the server \
             already. The file is created with mode 0600 and never overwrites one unless --force.
 
             Examples:
@@ -98,6 +99,10 @@ struct RecordCommand: AsyncParsableCommand {
 
     func run() async throws {
         let url = URL(fileURLWithPath: output)
+        // Checked before connecting, so the advice can name the flag (the writer's own refusal cannot).
+        if !force, FileManager.default.fileExists(atPath: url.path) {
+            throw CommandFailure("\(output) already exists; pass --force to overwrite it, or choose another -o FILE")
+        }
         let options = RecordingWriter.Options(maxBytes: maxBytes?.bytes, mute: try rules(), overwrite: force)
         var session = RecordSession(url: url, options: options, host: hostName ?? RecordingHeader.Source.hostName())
         let client = try await server.connect()
@@ -121,6 +126,9 @@ struct RecordCommand: AsyncParsableCommand {
         var failure: (any Error)?
         do {
             for try await message in client.messages {
+                if session.writer == nil, case .snapshot(let snapshot) = InspectorMessage(message) {
+                    try checkMutedStores(KnownStores.ids(in: snapshot))
+                }
                 end = try session.handle(message)
                 if began == nil, session.writer != nil {
                     began = clock.now
@@ -155,6 +163,18 @@ struct RecordCommand: AsyncParsableCommand {
         if let failure, stop.reason == nil { throw CommandFailure("\(failure)") }
     }
 
+    /// Fails before anything is written for a --mute-store that looks like a misspelling of one of the server's
+    /// stores; a well-formed id unlike all of them (a store registered later) is only noted on stderr.
+    private func checkMutedStores(_ ids: [String]) throws(CommandFailure) {
+        for id in muteStore where !ids.contains(id) {
+            let message = "--mute-store: " + KnownStores.unknown(id, among: ids)
+            guard StoreID(id) != nil, KnownStores.closest(to: id, among: ids) == nil else {
+                throw CommandFailure(message)
+            }
+            Console.error("keyscope record: \(message); muted from when it is registered")
+        }
+    }
+
     /// `612 events, 148.2 KiB in 30.0 s into FILE (duration)`.
     static func summary(_ counts: RecordingWriter.Counts, seconds: Double, file: String, reason: String) -> String {
         let kib = Double(counts.bytes) / 1024
@@ -164,14 +184,8 @@ struct RecordCommand: AsyncParsableCommand {
     }
 
     private func rules() throws -> MuteRules {
-        var stores: [StoreID] = []
-        for text in muteStore {
-            guard let id = StoreID(text) else {
-                throw ValidationError(
-                    "--mute-store \"\(text)\" is not a store id (<scope>/<storage>, e.g. app/memory).")
-            }
-            stores.append(id)
-        }
+        // An id that is no store id at all cannot match; checkMutedStores(_:) refuses it with the server's stores.
+        let stores = muteStore.compactMap(StoreID.init)
         do {
             return try MuteRules(patterns: mute, stores: stores)
         } catch {

@@ -28,7 +28,7 @@ extension ServeCommand {
         do {
             try server.start()
         } catch {
-            throw ValidationError("\(error)")
+            throw ServeFailure.starting(error, host: host, port: port)
         }
         let address = ServerRecord.baseURL(host: host, port: server.port ?? port)
         Console.line("Keyscope echo: ws" + address.dropFirst("http".count) + "/")

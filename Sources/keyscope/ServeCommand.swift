@@ -32,10 +32,19 @@ struct ServeCommand: AsyncParsableCommand {
             stores --rate times per second, and the inspector on it; --demo-keys N adds a still product catalog of \
             N keys (scenario:catalog/memory) for measuring a dashboard on a large store. The demo's tunables \
             (live-constants.json, with a schema) are served at /tune and in the dashboard's Tunables tab: --tunables \
-            FILE serves other defaults instead, --no-tunables none. On start it prints one line,
+            FILE serves other defaults instead (its writable copy kept in demo/tunables-HASH/ of the state \
+            folder), --no-tunables none. On start it prints one line,
               Keyscope dashboard: http://127.0.0.1:PORT/?token=TOKEN
-            and writes the address and token to a file only you can read, where `keyscope snapshot`, `tail` and \
-            `write` find them. Ctrl-C (or SIGTERM) closes every client with 1001 and exits.
+            and writes the address and token to a file only you can read, where the client commands (`snapshot`, \
+            `tail`, `write`, `tune`, `record`) find them. Ctrl-C (or SIGTERM) closes every client with 1001 and \
+            exits. A port that cannot be listened on (another server has it) is an error with exit status 1: pass \
+            --port 0 for a free one.
+
+            State folder: $KEYSCOPE_HOME, else $XDG_STATE_HOME/keyscope, else ~/.local/state/keyscope. The demo \
+            keeps its tunables (demo/live-constants.json, with your edits) and its settings store \
+            (demo/state.json) there, so both survive restarts; delete demo/ to start afresh. The server records \
+            (servers/, or $XDG_RUNTIME_DIR/keyscope/servers), recordings (recordings/) and the demo's file \
+            secrets (secrets/) are there too.
 
             The demo keeps settings in a UserDefaults suite (com.keyscope.demo, under $XDG_CONFIG_HOME or \
             ~/.config), tokens in a secret store (--secrets) and three statuses in com.keyscope.demo.status; the \
@@ -50,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
             characters). Each HTTP connection answers one request (Connection: close); see docs/protocol.md.
 
             Recordings (docs/recording.md): the dashboard's Record button and POST /api/recordings record the \
-            demo into --recordings (default $KEYSCOPE_HOME/recordings, else ~/.local/state/keyscope/recordings); \
+            demo into --recordings (default: recordings/ in the state folder); \
             GET /api/recordings lists those and the recordings of --offer-recordings (default the package's \
             fixtures/recordings/) for the Replay tab.
 
@@ -154,8 +163,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("recordings"),
         help: ArgumentHelp(
-            "Where recordings made through the inspector go (default: $KEYSCOPE_HOME/recordings, else "
-                + "~/.local/state/keyscope/recordings).",
+            "Where recordings made through the inspector go (default: recordings/ in the state folder, see "
+                + "above).",
             valueName: "DIR"))
     var recordingsDirectory: String?
 
@@ -213,16 +222,25 @@ struct ServeCommand: AsyncParsableCommand {
         // Watch the signals before anything starts: a Ctrl-C the moment after the dashboard line is a clean stop.
         let stop = StopRequest()
         let watcher = SignalWatcher([SIGINT, SIGTERM]) { _ in stop.request() }
-        // The demo's data lives in a directory of its own per run, so that runs never share a settings file.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "keyscope-serve-\(getpid())", isDirectory: true)
+        // The demo keeps its tunables and settings file in the state folder, as a user's service keeps its data:
+        // they survive restarts, and nothing is left in the temporary directory.
+        let directory: URL
+        do {
+            directory = try DemoStateFolder.prepare()
+        } catch {
+            throw CommandFailure(
+                "could not make the demo's state folder: \(error.localizedDescription); set KEYSCOPE_HOME or "
+                    + "XDG_STATE_HOME to a folder you can write")
+        }
         let constants: Tunables?
         do {
             constants =
                 noTunables
                 ? nil : try DemoTunables.open(in: directory, defaults: tunables.map { URL(fileURLWithPath: $0) })
         } catch {
-            throw ValidationError("--tunables: \(error)")
+            throw CommandFailure(
+                "could not open the tunables\(tunables.map { " of --tunables \($0)" } ?? ""): \(error); fix the "
+                    + "file, or pass --no-tunables to serve without tunables")
         }
         let hub = InspectorHub(
             registry: .shared,
@@ -230,16 +248,17 @@ struct ServeCommand: AsyncParsableCommand {
             tunables: constants)
         let scanned: DemoPreferences?
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             scanned =
                 preferences.noPreferences
                 ? nil : try DemoPreferences.open(options: preferences, hub: hub, stateDirectory: directory)
         } catch {
-            throw ValidationError("preferences: \(error)")
+            constants?.stop()
+            throw CommandFailure(
+                "could not open the preferences: \(error); pass --no-preferences to serve without them")
         }
         let recordings = RecordingLibrary(
             folder: recordingsDirectory.map { URL(fileURLWithPath: $0) }
-                ?? StateFolder.named("recordings", environment: ProcessInfo.processInfo.environment),
+                ?? KeyscopeStateFolder.named("recordings"),
             offered: (offeredRecordings.map { URL(fileURLWithPath: $0) }
                 ?? PackageFolder.find("fixtures/recordings", marker: "README.md")).map { [$0] } ?? []
         )
@@ -248,7 +267,9 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try server.start()
         } catch {
-            throw ValidationError("\(error)")
+            constants?.stop()
+            scanned?.stop()
+            throw ServeFailure.starting(error, host: host, port: port)
         }
         scanned?.start()
         Console.line("Keyscope dashboard: \(server.dashboardURL ?? "")")
@@ -277,7 +298,6 @@ struct ServeCommand: AsyncParsableCommand {
         )
         constants?.stop()
         scanned?.stop()
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// The options the demo and the echo take alike: where to listen, whom to let in, and the limits.
@@ -291,23 +311,5 @@ struct ServeCommand: AsyncParsableCommand {
         options.allowedHosts = allowHost
         options.allowedOrigins = allowOrigin
         return options
-    }
-}
-
-/// Where the dashboard's files are when --public is not given.
-enum PublicDirectory {
-    /// `./Public` when the current directory is a Keyscope checkout, else the `Public/` of the package this binary
-    /// was built from.
-    static var `default`: URL? { PackageFolder.find("Public", marker: "index.html") }
-}
-
-/// The token a serving command (`serve`, `replay --serve`) gives its server.
-enum TokenOption {
-    /// `--token`, else `$KEYSCOPE_TOKEN` when it is set and not empty; `nil` when neither is (a server then makes a
-    /// random token, a client looks for the server record's).
-    static func given(
-        _ token: String?, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> String? {
-        token ?? environment["KEYSCOPE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
     }
 }

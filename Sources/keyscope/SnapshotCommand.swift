@@ -18,7 +18,8 @@ struct SnapshotCommand: AsyncParsableCommand {
             "scope", "storage", "version", "root"}, …], "subscriptions": […]}), or with --store one store's root, \
             or with --path the value at that key path in it. Values are JSON as in VALUES.md (colors, urls and \
             non-finite numbers as {"$color": …}, {"$url": …}, {"$number": …}), pretty-printed with sorted keys \
-            unless --compact is given. A missing store or path is an error (exit status 1).
+            unless --compact is given. A missing store or path is an error (exit status 1); a missing store's error \
+            lists the server's stores and the closest one.
 
             Examples:
               keyscope snapshot
@@ -47,14 +48,9 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await server.connect()
-        var snapshot: StoreValue?
+        let snapshot: StoreValue?
         do {
-            for try await message in client.messages {
-                if case .snapshot(let value) = InspectorMessage(message) {
-                    snapshot = value
-                    break
-                }
-            }
+            snapshot = try await client.greeting()?.snapshot
         } catch {
             await client.close()
             throw CommandFailure("\(error)")

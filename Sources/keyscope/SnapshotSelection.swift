@@ -11,18 +11,18 @@ enum SnapshotSelection {
     static func select(_ snapshot: StoreValue, store: String?, path: String?) throws(CommandFailure) -> StoreValue {
         guard store != nil || path != nil else { return snapshot }
         let stores = snapshot["stores"]?.arrayValue ?? []
-        let ids = stores.compactMap { $0["id"]?.stringValue }
-        let available = ids.isEmpty ? "the snapshot has no stores" : "stores: \(ids.joined(separator: ", "))"
+        let ids = KnownStores.ids(in: snapshot)
+        let available = ids.isEmpty ? "the server has no stores" : "its stores: \(ids.joined(separator: ", "))"
         let id: String
         if let store {
             id = store
         } else if ids.count == 1 {
             id = ids[0]
         } else {
-            throw CommandFailure("--path needs --store ID to say which store to look in; \(available)")
+            throw CommandFailure("--path needs --store ID to say which store to look in (\(available))")
         }
         guard let entry = stores.first(where: { $0["id"]?.stringValue == id }) else {
-            throw CommandFailure("no store \"\(id)\" in the snapshot; \(available)")
+            throw CommandFailure(KnownStores.unknown(id, among: ids))
         }
         let root = entry["root"] ?? .object([:])
         guard let path else { return root }

@@ -32,9 +32,12 @@ struct TailCommand: AsyncParsableCommand {
             milliseconds. With --json each entry is printed instead as its LOG-FORMAT line (compact JSON, sorted \
             keys), whole even when --prefix selects only some of its patches.
 
-            --store (repeatable) keeps the entries of those stores. --prefix keeps the patches at that key path \
-            or below it, by segments: cart matches cart, cart.total and cart[0], not cartoon; store events pass \
-            whenever their store does. Runs until Ctrl-C, until --count entries were printed, or until the server \
+            --store (repeatable) keeps the entries of those stores. A store the server does not have is an error \
+            (exit status 1) listing its stores and the closest one, except a well-formed id unlike all of them (a \
+            scenario's store registered later), which is followed from when it is registered, with a notice on \
+            stderr. --prefix keeps the patches at that key path or below it, by segments: cart matches cart, \
+            cart.total and cart[0], not cartoon; store events (registered, reset, removed) pass whenever their \
+            store does, since they replace the whole root, so without --store they show for every store. Runs until Ctrl-C, until --count entries were printed, or until the server \
             closes the connection. Notices (the starting seq, a gap when this client fell behind and entries were \
             skipped, the server closing) go to stderr.
 
@@ -67,10 +70,6 @@ struct TailCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1; got \(count).") }
-        for id in store where StoreID(id) == nil {
-            throw ValidationError(
-                "--store \"\(id)\" is not a store id (<scope>/<storage>, e.g. app/memory or scenario:checkout/memory).")
-        }
         _ = try filter()
     }
 
@@ -89,6 +88,7 @@ struct TailCommand: AsyncParsableCommand {
             following: for try await message in client.messages {
                 switch InspectorMessage(message) {
                 case .snapshot(let snapshot):
+                    if snapshots == 0 { try checkStores(KnownStores.ids(in: snapshot)) }
                     let seq = snapshot["seq"]?.integerValue.map { "#\($0)" } ?? "?"
                     Console.error(
                         snapshots == 0
@@ -109,11 +109,23 @@ struct TailCommand: AsyncParsableCommand {
             }
         } catch {
             await client.close()
-            throw CommandFailure("\(error)")
+            throw error as? CommandFailure ?? CommandFailure("\(error)")
         }
         await client.close()
         if !stop.requested && printed < (count ?? .max) {
             Console.error("keyscope tail: \(client.endpoint) closed the connection")
+        }
+    }
+
+    /// Fails for a --store the server does not have (with its stores and the closest one), unless it is a well-formed
+    /// id unlike any of them: a scenario's store may be registered later, so that one is only noted on stderr.
+    private func checkStores(_ ids: [String]) throws(CommandFailure) {
+        for id in store where !ids.contains(id) {
+            let message = KnownStores.unknown(id, among: ids)
+            guard StoreID(id) != nil, KnownStores.closest(to: id, among: ids) == nil else {
+                throw CommandFailure(message)
+            }
+            Console.error("keyscope tail: \(message); following it from when it is registered")
         }
     }
 

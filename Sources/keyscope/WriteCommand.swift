@@ -15,12 +15,16 @@ struct WriteCommand: AsyncParsableCommand {
         discussion: """
             Sends {"type": "write", "store": STORE, "op": OP, "path": PATH, "value": VALUE} over the server's \
             WebSocket and prints the reply: "ok seq N" with the seq of the change it made ("ok seq null (nothing \
-            changed)" when it changed nothing, as when removing a missing key), or the server's error code and \
-            message on stderr with exit status 1 (unknown_store, bad_path, type_mismatch, out_of_range, read_only, …).
+            changed)" when it changed nothing, as when removing a missing key); when the write made a key that did \
+            not exist before, stderr says "keyscope write: created KEY, …" (a misspelt path shows up that way). A store the \
+            server does not have is an error that lists its stores and the closest one; a read-only server (as \
+            `replay --serve` always is) is an error that says so. The server's refusals are printed as its error \
+            code and message on stderr (bad_path, type_mismatch, out_of_range, …). Every failure exits with status \
+            1; a bad argument exits with status 64.
 
             VALUE is JSON text: 100, 2.5, true, null, '"text"' (a string needs its JSON quotes, inside shell \
             quotes), '[1,2]', '{"a":1}', '{"$color":"#FF8800"}'. With --string, VALUE is taken as a string as it \
-            is. A negative number goes after --, so that it is not read as an option. --op remove takes no VALUE.
+            is. A negative number is taken as a VALUE (-5, -2.5), not as an option. --op remove takes no VALUE.
 
             Examples:
               keyscope write app/memory cart.total 100
@@ -28,7 +32,7 @@ struct WriteCommand: AsyncParsableCommand {
               keyscope write app/memory 'items[0]' '{"title":"Tea"}' --op insert
               keyscope write app/memory cart.coupon --op remove
               keyscope write app/memory user '{"name":"B"}' --op merge
-              keyscope write app/memory cart.total -- -5
+              keyscope write app/memory cart.total -5
             """
     )
 
@@ -65,21 +69,40 @@ struct WriteCommand: AsyncParsableCommand {
         let client = try await server.connect()
         let reply: InspectorReply
         do {
+            // The server's first words say whether it takes writes and which stores it has, so a misspelt store or
+            // a read-only server is explained before anything is sent.
+            guard let greeting = try await client.greeting() else {
+                throw CommandFailure("\(client.endpoint) closed the connection before it sent a snapshot")
+            }
+            if greeting.readOnly { throw CommandFailure(greeting.readOnlyAdvice) }
+            guard greeting.storeIDs.contains(request.store) else {
+                throw CommandFailure(KnownStores.unknown(request.store, among: greeting.storeIDs))
+            }
             reply = try await client.send(request: request.message)
         } catch {
             await client.close()
-            throw CommandFailure("\(error)")
+            throw error as? CommandFailure ?? CommandFailure("\(error)")
         }
         await client.close()
         if let error = reply.error {
             Console.error("error \(error.code): \(error.message)")
             throw ExitCode.failure
         }
-        if let seq = reply.seq {
-            Console.line("ok seq \(seq)")
-        } else {
-            Console.line("ok seq null (nothing changed)")
-        }
+        Console.line(Self.outcome(reply))
+        if let notice = Self.creationNotice(reply, store: request.store) { Console.error(notice) }
+    }
+
+    /// `ok seq N` or `ok seq null (nothing changed)`, for stdout.
+    static func outcome(_ reply: InspectorReply) -> String {
+        reply.seq.map { "ok seq \($0)" } ?? "ok seq null (nothing changed)"
+    }
+
+    /// For stderr, when the write created a key that did not exist before: which, and how to take it out.
+    static func creationNotice(_ reply: InspectorReply, store: String) -> String? {
+        let created = (reply.result?["created"]?.arrayValue ?? []).compactMap(\.stringValue)
+        guard let first = created.first else { return nil }
+        return "keyscope write: created \(created.joined(separator: ", ")), which did not exist before (a typo? "
+            + "`keyscope write \(store) \(first) --op remove` takes it out)"
     }
 
     private func request() throws(CommandFailure) -> WriteRequest {

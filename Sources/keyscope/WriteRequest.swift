@@ -53,10 +53,22 @@ struct WriteRequest: Sendable, Equatable {
         do {
             return try StoreValue(jsonText: text)
         } catch {
-            throw CommandFailure(
-                "VALUE \(quoted(text)) is not valid JSON (\(error)). Quote a string as JSON, e.g. "
-                    + "'\"\(text)\"' in the shell, or pass --string to send the text as a string as it is.")
+            throw CommandFailure("VALUE \(quoted(text)) is not valid JSON (\(error)). " + jsonAdvice(text))
         }
+    }
+
+    /// What to do about VALUE text that is not JSON. Text that is meant as JSON (it starts like an object, an array
+    /// or a string) needs mending; a bare word is shown as the JSON string it would be, in shell quotes, when
+    /// that quoting works as written.
+    static func jsonAdvice(_ text: String) -> String {
+        let string = "or pass --string to send the text as a string as it is."
+        let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        if let first = trimmed.first, "{[\"".contains(first) {
+            return "Check the JSON (closing quotes, brackets and braces; keys in double quotes), " + string
+        }
+        let json = quoted(text)
+        guard !json.contains("'") else { return "Write a string as JSON in double quotes, " + string }
+        return "A string needs its JSON quotes inside shell quotes: '\(json)', " + string
     }
 
     private static func quoted(_ text: String) -> String {

@@ -33,7 +33,9 @@ import Testing
                 return error.message
             }
         }
-        #expect(message("app/nope", nil) == #"no store "app/nope" in the snapshot; stores: app/memory, app/userPrefs"#)
+        #expect(
+            message("app/nope", nil) == #"no store "app/nope" on the server (its stores: app/memory, app/userPrefs)"#)
+        #expect(message("app/memroy", nil)?.contains("did you mean app/memory?") == true)
         #expect(message(nil, "cart")?.hasPrefix("--path needs --store ID") == true)
         #expect(message("app/memory", "cart.missing") == "nothing at cart.missing in app/memory")
         #expect(message("app/memory", "cart..x")?.contains("column 6") == true)

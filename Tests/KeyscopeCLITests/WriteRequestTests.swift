@@ -28,8 +28,26 @@ import Testing
         } catch {
             #expect(error.message.contains("is not valid JSON"))
             #expect(error.message.contains("--string"))
-            #expect(error.message.contains(#"'""#))
         }
+    }
+
+    @Test(arguments: ["hello", "1,2", "nan", "0x10", "two words"])
+    func aBareWordIsShownAsTheJSONStringItWouldBe(text: String) throws {
+        let advice = WriteRequest.jsonAdvice(text)
+        let suggested = try #require(advice.firstMatch(of: /'([^']*)'/)?.output.1)
+        // The suggestion, as the shell hands it over, is valid JSON for the text itself.
+        #expect(try StoreValue(jsonText: String(suggested)) == .string(text))
+    }
+
+    @Test(arguments: [#"{"code":"#, "{a:1}", "[1,]", #""open"#, ##"{"$color":"red"}"##, "  [1"])
+    func textMeantAsJSONIsToldToBeMendedNotQuoted(text: String) {
+        let advice = WriteRequest.jsonAdvice(text)
+        #expect(advice.hasPrefix("Check the JSON"), "\(advice)")
+        #expect(!advice.contains("'\""), "no quoting that would itself be invalid JSON: \(advice)")
+    }
+
+    @Test func textWithAQuoteOfTheShellIsNotQuotedForIt() {
+        #expect(WriteRequest.jsonAdvice("it's").hasPrefix("Write a string as JSON in double quotes"))
     }
 
     @Test func removeTakesNoValueAndTheOtherOpsNeedOne() throws {

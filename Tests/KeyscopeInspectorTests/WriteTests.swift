@@ -163,3 +163,56 @@ func refusal(_ request: () throws -> Int?) -> HubError? {
         }
     }
 }
+
+/// The `created` part of a write's result: which key a write made out of nothing (a misspelt path shows there).
+@Suite struct WriteCreatedTests {
+    @Test func aWriteIntoAMissingTopLevelKeyNamesThatKey() throws {
+        let hub = startedHub()
+        let store = try addStore(hub, "c", root: ["cart": ["total": 90]])
+        let result = try hub.writeReporting(store: "scenario:c/memory", op: "set", path: "crat.total", value: 5)
+        #expect(result.seq == 2)
+        #expect(result.created == "crat")
+        #expect(result.jsonObject == ["seq": 2, "created": ["crat"]])
+        #expect(store.get("crat.total") == 5)
+    }
+
+    @Test func aNewKeyUnderAnExistingObjectIsNamedWithItsWholePath() throws {
+        let hub = startedHub()
+        try addStore(hub, "c", root: ["cart": ["total": 90]])
+        let result = try hub.writeReporting(store: "scenario:c/memory", op: "set", path: "cart.coupn", value: "X")
+        #expect(result.created == "cart.coupn")
+        #expect(result.jsonObject["created"] == ["cart.coupn"])
+    }
+
+    @Test func writesToExistingKeysArrayElementsAndRemovesCreateNothing() throws {
+        let hub = startedHub()
+        try addStore(hub, "c", root: ["cart": ["total": 90], "items": ["a"], "gone": 1])
+        let id = "scenario:c/memory"
+        let changed = try hub.writeReporting(store: id, op: "set", path: "cart.total", value: 91)
+        #expect(changed.seq == 2 && changed.created == nil)
+        #expect(changed.jsonObject == ["seq": 2])
+        let appended = try hub.writeReporting(store: id, op: "insert", path: "items[1]", value: "b")
+        #expect(appended.seq == 3 && appended.created == nil)
+        let merged = try hub.writeReporting(store: id, op: "merge", path: "cart", value: ["coupon": "S"])
+        #expect(merged.seq == 4 && merged.created == nil, "merge into an existing object")
+        let removed = try hub.writeReporting(store: id, op: "remove", path: "gone", value: nil)
+        #expect(removed.seq == 5 && removed.created == nil)
+    }
+
+    @Test func aWriteThatChangesNothingReportsNoSeqAndNoKey() throws {
+        let hub = startedHub()
+        try addStore(hub, "c", root: ["n": 1])
+        let result = try hub.writeReporting(store: "scenario:c/memory", op: "remove", path: "missing", value: nil)
+        #expect(result == HubWriteResult(seq: nil))
+        #expect(result.jsonObject == ["seq": .null])
+    }
+
+    @Test func aRefusedWriteThrowsAndCreatesNothing() throws {
+        let hub = startedHub()
+        let store = try addStore(hub, "c", root: ["n": 1])
+        #expect(throws: HubError.self) {
+            try hub.writeReporting(store: "scenario:c/memory", op: "set", path: "n.x", value: 2)
+        }
+        #expect(store.snapshot() == ["n": 1])
+    }
+}

@@ -218,4 +218,37 @@ struct TuneCommandTests {
         #expect(outcome.succeeded, "\(outcome)")
         #expect(outcome.stderr.contains("could not push"), "\(outcome.stderr)")
     }
+
+    @Test("set of an unknown key lists the tunables and the closest; a negative VALUE is a value, not an option")
+    func setAdvice() throws {
+        let service = try Service()
+        defer { service.server.stop() }
+        let unknown = try run(["tune", "set", "hieght", "64"] + service.arguments)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.hasPrefix("error: unknown_key: no tunable \"hieght\""), "\(unknown)")
+        #expect(unknown.stderr.contains("the tunables are: accent, height, title"), "\(unknown)")
+        #expect(unknown.stderr.contains("did you mean height?"), "\(unknown)")
+        let negative = try run(["tune", "set", "height", "-5"] + service.arguments)
+        #expect(negative.status == 1)
+        #expect(negative.stderr.hasPrefix("error: out_of_range: height must be within 0...200, not -5"), "\(negative)")
+        #expect(service.values["height"] == 48)
+    }
+
+    @Test("a refused token is explained by where it came from: --token, KEYSCOPE_TOKEN")
+    func refusedToken() throws {
+        let service = try Service()
+        defer { service.server.stop() }
+        let url = service.arguments[1]
+        let given = try run(["tune", "get", "--url", url, "--token", "wrong-token-0123456789"])
+        #expect(given.status == 1)
+        #expect(given.stderr.contains("refused the token given with --token"), "\(given)")
+        #expect(!given.stderr.contains("Authorization"), "no HTTP advice for a CLI user: \(given)")
+        let inherited = try keyscope.run(
+            ["tune", "get", "--url", url],
+            environment: ["HOME": NSTemporaryDirectory(), "KEYSCOPE_TOKEN": "wrong-token-0123456789"],
+            timeout: .seconds(60))
+        #expect(inherited.status == 1)
+        #expect(inherited.stderr.contains("the token in KEYSCOPE_TOKEN"), "\(inherited)")
+        #expect(inherited.stderr.contains("unset KEYSCOPE_TOKEN"), "\(inherited)")
+    }
 }

@@ -336,6 +336,8 @@ def write_record(mock):
         directory = os.path.join(home, "servers")
     elif os.environ.get("XDG_RUNTIME_DIR"):
         directory = os.path.join(os.environ["XDG_RUNTIME_DIR"], "keyscope", "servers")
+    elif os.environ.get("XDG_STATE_HOME"):
+        directory = os.path.join(os.environ["XDG_STATE_HOME"], "keyscope", "servers")
     else:
         directory = os.path.expanduser("~/.local/state/keyscope/servers")
     os.makedirs(directory, mode=0o700, exist_ok=True)

@@ -30,7 +30,11 @@ def ok_seq(reply: dict, request_id=None) -> int | None:
     if request_id is not None:
         assert reply["id"] == request_id, reply
     assert reply["ok"] is True, reply
-    assert set(reply["result"]) == {"seq"}, reply
+    # A write that made a key out of nothing also names it (docs/protocol.md "reply"); nothing else is added.
+    assert set(reply["result"]) in ({"seq"}, {"seq", "created"}), reply
+    if "created" in reply["result"]:
+        created = reply["result"]["created"]
+        assert isinstance(created, list) and created and all(isinstance(path, str) for path in created), reply
     return reply["result"]["seq"]
 
 

@@ -101,7 +101,7 @@ final class DemoPreferences: Sendable {
     private static func openSecrets(_ backend: SecretsBackendOption, environment: [String: String]) throws
         -> any SecretStore
     {
-        let directory = StateFolder.named("secrets", environment: environment)
+        let directory = KeyscopeStateFolder.named("secrets", environment: environment)
         switch backend {
         case .file: return try FileSecretStore(directory: directory, appID: appID)
         case .secretService:

@@ -5,20 +5,31 @@ import KeyscopeTunables
 /// The demo shop's tunable constants: what `keyscope serve --demo` serves at `/tune` and in the Tunables panel,
 /// unless `--tunables FILE` names others.
 ///
-/// The "bundled" defaults and schema are written into the run's directory (as an app would ship them in its bundle),
-/// and the writable copy sits beside them, so a run never touches another's values.
+/// The "bundled" defaults and schema are written into `<directory>/bundle/` at each start (as an app ships them in
+/// its bundle), and the writable copy sits in `directory`, where it keeps its edits across restarts
+/// (``DemoStateFolder``). The copy of another `--tunables FILE` lives in a folder of its own, named by that file.
 ///
 /// ```swift
 /// let tunables = try DemoTunables.open(in: directory)         // the demo's own
 /// let custom = try DemoTunables.open(in: directory, defaults: URL(fileURLWithPath: "live-constants.json"))
 /// ```
 enum DemoTunables {
-    /// Opens the tunables: `defaults` (with `live-constants.schema.json` beside it, when there is one), or the demo's
-    /// own written to `<directory>/bundle/`; the writable copy is `<directory>/live-constants.json`.
+    /// Opens the tunables: `defaults` (with `live-constants.schema.json` beside it, when there is one), its writable
+    /// copy in ``DemoStateFolder/customTunables(in:defaults:)``; or the demo's own written to `<directory>/bundle/`,
+    /// its writable copy `<directory>/live-constants.json`.
     static func open(in directory: URL, defaults: URL? = nil, registry: StoreRegistry = .shared) throws -> Tunables {
-        let defaultsURL = try defaults ?? writeBundle(in: directory.appendingPathComponent("bundle", isDirectory: true))
+        let defaultsURL: URL
+        let copyFolder: URL
+        if let defaults {
+            defaultsURL = defaults
+            copyFolder = DemoStateFolder.customTunables(in: directory, defaults: defaults)
+            try FileManager.default.createDirectory(at: copyFolder, withIntermediateDirectories: true)
+        } else {
+            defaultsURL = try writeBundle(in: directory.appendingPathComponent("bundle", isDirectory: true))
+            copyFolder = directory
+        }
         return try Tunables(
-            defaultsURL: defaultsURL, fileURL: directory.appendingPathComponent(TunablesLocation.fileName),
+            defaultsURL: defaultsURL, fileURL: copyFolder.appendingPathComponent(TunablesLocation.fileName),
             registry: registry)
     }
 

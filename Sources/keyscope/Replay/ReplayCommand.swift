@@ -43,14 +43,18 @@ struct ReplayCommand: AsyncParsableCommand {
             prints one line,
               Keyscope dashboard: http://127.0.0.1:PORT/?token=TOKEN
             so the dashboard (or `keyscope tail`) shows the replay as it happens; after the last event it keeps \
-            serving the final state until Ctrl-C. --port, --host, --token and --public are as for `keyscope serve`.
+            serving the final state until Ctrl-C. It listens on a free port unless --port N says which (so it \
+            runs beside a `keyscope serve` on 8081); the dashboard line names the port, and `keyscope tail \
+            --port PORT` follows it. --host, --token and --public are as for `keyscope serve`. Its server \
+            refuses every write (read_only): it shows a recording, not a live service.
 
             Ctrl-C during the replay stops it (exit status 130). A torn tail (a last line without its newline) is \
             dropped with a warning on stderr. FILE may be - for standard input.
 
             Examples:
               keyscope replay checkout.kslog --speed max
-              keyscope replay checkout.kslog --speed 4 --serve --port 0
+              keyscope replay checkout.kslog --speed 4 --serve
+              keyscope replay checkout.kslog --serve --port 8090
             """
     )
 
@@ -65,8 +69,12 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Serve the inspector (dashboard, WebSocket, HTTP API) on the replayed stores.")
     var serve = false
 
-    @Option(name: .long, help: ArgumentHelp("With --serve: TCP port; 0 picks a free one.", valueName: "N"))
-    var port: Int = 8081
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --serve: TCP port (default: a free one, so it never clashes with a running `serve`).",
+            valueName: "N"))
+    var port: Int?
 
     @Option(name: .long, help: ArgumentHelp("With --serve: address to listen on.", valueName: "ADDR"))
     var host: String = "127.0.0.1"
@@ -89,7 +97,7 @@ struct ReplayCommand: AsyncParsableCommand {
     var logLevel: LogLevelOption = .warning
 
     func validate() throws {
-        guard serve || (port == 8081 && token == nil && publicDirectory == nil && host == "127.0.0.1") else {
+        guard serve || (port == nil && token == nil && publicDirectory == nil && host == "127.0.0.1") else {
             throw ValidationError("--port, --host, --token and --public need --serve.")
         }
     }
@@ -144,7 +152,7 @@ struct ReplayCommand: AsyncParsableCommand {
     private func startServer(on registry: StoreRegistry) throws -> InspectorServer {
         var options = ServerOptions()
         options.host = host
-        options.port = port
+        options.port = port ?? 0
         options.token = TokenOption.given(token)
         options.readOnly = true
         options.publicDirectory = publicDirectory.map { URL(fileURLWithPath: $0) } ?? PublicDirectory.default
@@ -154,7 +162,7 @@ struct ReplayCommand: AsyncParsableCommand {
         do {
             try server.start()
         } catch {
-            throw ValidationError("\(error)")
+            throw ServeFailure.starting(error, host: host, port: options.port)
         }
         Console.line("Keyscope dashboard: \(server.dashboardURL ?? "")")
         return server

@@ -37,8 +37,9 @@ struct StateCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The recording to replay (- for standard input).", valueName: "FILE"))
     var file: String
 
+    // Unconditional, so that `--at -1` reaches validate() and is refused for what it is, not as a missing value.
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp("Print the state right after this event's seq (0: the header's state).", valueName: "SEQ"))
     var at: Int64?
 

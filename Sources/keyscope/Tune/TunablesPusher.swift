@@ -11,13 +11,15 @@ import KeyscopeCore
 /// ```
 struct TunablesPusher {
     let file: TunablesFile
-    let client: TunablesClient
+    /// Which service to push to, looked up again for each push: a service that was not running when the watch
+    /// began (or restarted on another port) is found once it runs.
+    let server: ClientOptions
     /// The bytes last handled (pushed, or refused for good); a save of the same bytes is ignored.
     private var handled: [UInt8]?
 
-    init(file: TunablesFile, client: TunablesClient) {
+    init(file: TunablesFile, server: ClientOptions) {
         self.file = file
-        self.client = client
+        self.server = server
     }
 
     /// Reads the file and pushes it unless its bytes are the ones last handled.
@@ -43,6 +45,14 @@ struct TunablesPusher {
             Self.notice("\(error.message); fix it and save again")
             return
         }
+        let client: TunablesClient
+        do {
+            client = TunablesClient(endpoint: try server.endpoint())
+        } catch {
+            handled = nil
+            Self.notice("could not push \(file.path): \(error); the next save is pushed again")
+            return
+        }
         do {
             let result = try client.replace(with: values)
             let what = "\(values.count) tunable\(values.count == 1 ? "" : "s")"
@@ -53,7 +63,7 @@ struct TunablesPusher {
                 handled = nil
                 Self.notice("could not push \(file.path): \(error.message); the next save is pushed again")
             } else {
-                Self.notice("the service refused \(file.path): \(TuneFailure.line(error))")
+                Self.notice("the service refused \(file.path): \(TuneFailure.line(error, server: server))")
             }
         }
     }

@@ -2,28 +2,41 @@ import ArgumentParser
 import KeyscopeClient
 import KeyscopeCore
 
-/// How the `tune` commands report a failed call: a server refusal as `error: CODE: MESSAGE`, anything else as
-/// `error: MESSAGE`, on stderr, then exit status 1.
+/// How the `tune` commands report a failed call: a server refusal as `error: CODE: MESSAGE` (with the keys there are
+/// for `unknown_key`, and token advice for `unauthorized`), anything else as `error: MESSAGE`, on stderr, then exit
+/// status 1.
 ///
 /// ```swift
 /// do { … } catch { throw TuneFailure.report(error) }
 /// ```
 enum TuneFailure {
     /// Prints the error's line and returns the exit to throw.
-    static func report(_ error: TunablesClientError) -> ExitCode {
-        Console.error("error: \(line(error))")
+    static func report(_ error: TunablesClientError, server: ClientOptions, key: String? = nil) -> ExitCode {
+        Console.error("error: \(line(error, server: server, key: key))")
         return .failure
     }
 
-    /// `CODE: MESSAGE` for a refusal (with advice for a token problem), the message alone otherwise.
-    static func line(_ error: TunablesClientError) -> String {
+    /// `CODE: MESSAGE` for a refusal: for a refused token what to do about it (which depends on where the token
+    /// came from), for an unknown key the keys there are; the message alone for anything else.
+    static func line(_ error: TunablesClientError, server: ClientOptions, key: String? = nil) -> String {
         switch error.code {
         case "unauthorized"?:
-            "\(error): pass the server's token with --token T or KEYSCOPE_TOKEN (it is in the dashboard URL the "
-                + "server printed, ?token=…)"
+            return "unauthorized: \(server.tokenAdvice())"
+        case "unknown_key"?:
+            guard let keys = try? TunablesClient(endpoint: try server.endpoint()).values().keys.sorted() else {
+                return error.description
+            }
+            return error.description + "; " + knownKeys(keys, near: key)
         default:
-            error.description
+            return error.description
         }
+    }
+
+    /// `the tunables are: a, b, c (did you mean b?)`, or that there are none.
+    static func knownKeys(_ keys: [String], near key: String?) -> String {
+        guard !keys.isEmpty else { return "the service has no tunables" }
+        let closest = key.flatMap { KnownStores.closest(to: $0, among: keys) }
+        return "the tunables are: \(keys.joined(separator: ", "))" + (closest.map { " (did you mean \($0)?)" } ?? "")
     }
 }
 
@@ -33,7 +46,7 @@ extension ClientOptions {
         do {
             return try TunablesClient(endpoint: try endpoint()).values()
         } catch let error as TunablesClientError {
-            throw TuneFailure.report(error)
+            throw TuneFailure.report(error, server: self)
         }
     }
 }

@@ -18,16 +18,17 @@ struct TuneSetCommand: ParsableCommand {
             fraction or exponent (64, -0), as a number when it is any other JSON number (2.5, 1e3), and as a string \
             otherwise (#ff8800, nan, 0x10, +1, true). The service's schema checks it; prints "KEY = VALUE (seq N)" \
             with the value as the service stored it. A refusal is printed as "error: CODE: MESSAGE" on stderr with \
-            exit status 1 (unknown_key, type_mismatch, out_of_range, read_only, no_tunables, …).
+            exit status 1 (unknown_key, type_mismatch, out_of_range, read_only, no_tunables, …); unknown_key (a \
+            service whose schema takes no new keys) also lists the tunables there are and the closest one.
 
-            A negative number goes after --, so that it is not read as an option. A string that reads as a number \
+            A negative number is taken as a VALUE (-5, -2.5), not as an option. A string that reads as a number \
             ("64") cannot be sent this way: put it in the file and use `tune watch`.
 
             Examples:
               keyscope tune set toolbar_height 64
               keyscope tune set accent '#ff8800'
               keyscope tune set greeting 'Hello, world/2'
-              keyscope tune set offset -- -5
+              keyscope tune set offset -5
             """
     )
 
@@ -49,7 +50,7 @@ struct TuneSetCommand: ParsableCommand {
         do {
             result = try TunablesClient(endpoint: try server.endpoint()).set(key: key, text: value)
         } catch let error as TunablesClientError {
-            throw TuneFailure.report(error)
+            throw TuneFailure.report(error, server: server, key: key)
         }
         let stored = result.value?.jsonText(sortedKeys: true) ?? value
         Console.line("\(key) = \(stored) (\(result.seq.map { "seq \($0)" } ?? "nothing changed"))")

@@ -29,8 +29,10 @@ struct TuneWatchCommand: ParsableCommand {
             polling every 50 ms elsewhere). Prints "pushed N tunables (seq S)" for each push.
 
             Invalid JSON, a value the service refuses (its code and message), and a service that cannot be reached \
-            are each reported on one line on stderr, and the watch goes on: fix the file (or start the service) and \
-            save again; a save that could not reach the service is pushed again even with the same bytes. Ctrl-C or \
+            are each reported on one line on stderr, and the watch goes on, also when no service runs yet: fix the \
+            file (or start the service) and save again; a save that could not reach the service is pushed again \
+            even with the same bytes. Without --url, each push looks the service up again (its server record), so \
+            a service started or restarted later is found. Ctrl-C or \
             SIGTERM stops it (exit status 0).
 
             Examples:
@@ -46,13 +48,14 @@ struct TuneWatchCommand: ParsableCommand {
     var server: ClientOptions
 
     func run() throws {
-        let endpoint = try server.endpoint()
         let target = TunablesFile(path: file)
         let watcher = try FileWatcher(url: target.url)
         let signals = SignalWatcher([SIGINT, SIGTERM]) { _ in watcher.stop() }
         defer { signals.stop() }
-        TunablesPusher.notice("watching \(target.path), pushing to \(endpoint.origin) (Ctrl-C stops)")
-        var pusher = TunablesPusher(file: target, client: TunablesClient(endpoint: endpoint))
+        // No server yet is no reason to stop: the pusher looks for one at every save.
+        let destination = (try? server.endpoint()).map(\.origin) ?? "the service once it runs"
+        TunablesPusher.notice("watching \(target.path), pushing to \(destination) (Ctrl-C stops)")
+        var pusher = TunablesPusher(file: target, server: server)
         pusher.pushIfChanged()
         while watcher.next() { pusher.pushIfChanged() }
         TunablesPusher.notice("stopped")
