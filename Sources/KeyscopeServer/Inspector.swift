@@ -60,7 +60,7 @@ public enum Inspector {
         hub.preferences = preferences
         hub.watches = watches
         hub.recordings = recordings
-        let server = InspectorServer(hub: hub, options: options, logger: logger)
+        let server = InspectorServer(hub: hub, options: options.servingBuiltInDashboard(), logger: logger)
         do {
             try server.start()
         } catch {

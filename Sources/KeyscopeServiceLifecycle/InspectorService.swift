@@ -37,7 +37,7 @@ public struct InspectorService: Service {
         hub.preferences = preferences
         hub.watches = watches
         hub.recordings = recordings
-        self.server = InspectorServer(hub: hub, options: options, logger: logger)
+        self.server = InspectorServer(hub: hub, options: options.servingBuiltInDashboard(), logger: logger)
         self.logger = logger
     }
 

@@ -46,6 +46,21 @@ import FoundationNetworking
         await #expect(throws: (any Error).self) { _ = try await health(port: port, token: token) }
     }
 
+    @Test func anEmbeddedInspectorServesTheBuiltInDashboard() async throws {
+        let dashboard = try #require(ServerOptions.builtInDashboard, "the package's Public/ is beside its sources")
+        #expect(FileManager.default.fileExists(atPath: dashboard.appendingPathComponent("app/main.mjs").path))
+        let handle = try #require(try Inspector.start(registry: StoreRegistry(), options: options()))
+        defer { handle.stop() }
+        let port = try #require(handle.port)
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
+        let (body, response) = try await URLSession.shared.data(from: url)
+        #expect(try #require(response as? HTTPURLResponse).statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self).contains("<script type=\"module\""))
+        var custom = options()
+        custom.publicDirectory = URL(fileURLWithPath: "/nonexistent-dashboard")
+        #expect(custom.servingBuiltInDashboard().publicDirectory == custom.publicDirectory, "an explicit one stays")
+    }
+
     @Test func theServiceServesUntilGracefulShutdownThenFreesItsPort() async throws {
         let service = try #require(InspectorService(registry: StoreRegistry(), options: options()))
         let group = ServiceGroup(configuration: .init(services: [service], logger: Logger(label: "test")))
