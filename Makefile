@@ -29,7 +29,7 @@ FORMAT_PATHS := $(wildcard Package.swift Sources Tests Benchmarks/Package.swift 
 	Fuzz/Package.swift Fuzz/Sources Leaks/Package.swift Leaks/Sources)
 SWIFT_FORMAT_FLAGS := --configuration .swift-format --recursive --parallel
 
-.PHONY: help deps build run test test-swift test-js test-e2e test-browser conformance load bench bench-browser bench-tunables bench-recording bench-report fixtures fuzz leaks format lint clean
+.PHONY: help deps build run test test-swift test-js test-e2e test-browser example conformance load bench bench-browser bench-tunables bench-recording bench-report fixtures fuzz leaks format lint clean
 
 help: ## List the targets (this text)
 	@echo "Keyscope: make TARGET [ARGS=\"...\"] [SWIFT=path/to/swift]"
@@ -70,6 +70,15 @@ test-browser: deps ## Only the browser tests (Tests/e2e/browser: headless Chromi
 	$(SWIFT) build --product keyscope
 	bash scripts/e2e-venv.sh
 	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" .venv-e2e/bin/python -m pytest Tests/e2e/browser -q
+
+# The example is its own package (Hummingbird is its dependency, never the main build's): its tests run the real
+# service in debug; then its release build must open no inspector port.
+example: deps ## Build and test Examples/shop-service (a Hummingbird service embedding Keyscope); check its release build
+	$(SWIFT) build --package-path Examples/shop-service --build-tests
+	$(SWIFT) test --package-path Examples/shop-service --skip-build
+	$(SWIFT) build --package-path Examples/shop-service -c release --product shop-service
+	python3 Examples/shop-service/scripts/check_release.py \
+		"$$($(SWIFT) build --package-path Examples/shop-service -c release --show-bin-path)/shop-service"
 
 # autobahn.py starts the echo with its default --max-message 20MiB (the 9.* cases send up to 16 MiB); it is set
 # there only, so a direct run of the script behaves like this target.
@@ -142,5 +151,6 @@ format: ## Reformat Package.swift, Sources, Tests and the Benchmarks, Fuzz and L
 lint: ## Check the same files as format (Fuzz and Leaks included) with swift-format --strict; fails on any finding
 	$(SWIFT) format lint --strict $(SWIFT_FORMAT_FLAGS) $(FORMAT_PATHS)
 
-clean: ## Remove build folders (.build, .build-*, Benchmarks/.build), the e2e tests' .venv-e2e, conformance-report/
-	rm -rf .build .build-* .build_* Benchmarks/.build Benchmarks/.build-* Benchmarks/.build_* .venv-e2e conformance-report
+clean: ## Remove build folders (.build, .build-*, Benchmarks/.build, the example's), .venv-e2e, conformance-report/
+	rm -rf .build .build-* .build_* Benchmarks/.build Benchmarks/.build-* Benchmarks/.build_* .venv-e2e conformance-report \
+		Examples/shop-service/.build

@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "KeyscopeTesting", targets: ["KeyscopeTesting"]),
         .library(name: "KeyscopeInspector", targets: ["KeyscopeInspector", "KeyscopeServer"]),
         .library(name: "KeyscopeServiceLifecycle", targets: ["KeyscopeServiceLifecycle"]),
+        .library(name: "KeyscopeClient", targets: ["KeyscopeClient"]),
         .library(name: "KeyscopeTunables", targets: ["KeyscopeTunables"]),
         .library(name: "KeyscopeSecrets", targets: ["KeyscopeSecrets"]),
         .library(name: "KeyscopePreferences", targets: ["KeyscopePreferences"]),

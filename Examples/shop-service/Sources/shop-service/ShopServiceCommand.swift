@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import KeyscopeServer
+import KeyscopeServiceLifecycle
+import Logging
+import ShopService
+
+/// `shop-service`: the example shop's HTTP API, with the Keyscope inspector beside it in debug builds.
+@main
+struct ShopServiceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shop-service",
+        abstract: "An example tea shop API whose state lives in Keyscope stores.",
+        discussion: """
+            Serves GET /catalogue, GET /cart, POST /cart/items, DELETE /cart/items/:id and GET /flags on --port. A \
+            debug build also runs the Keyscope inspector on --inspector-port (loopback only, with a token); the \
+            keyscope CLI finds it by itself (`swift run keyscope snapshot` in the Keyscope checkout). A release build \
+            opens no inspector port. SIGINT or SIGTERM stops both gracefully.
+            """)
+
+    @Option(help: "The address the API listens on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The API's port.")
+    var port = 8080
+
+    @Option(help: "The inspector's port (debug builds only; 0 picks a free one).")
+    var inspectorPort = 8091
+
+    @Option(help: "Where settings and tunables are kept across restarts.")
+    var data = ".shop-data"
+
+    func run() async throws {
+        var logger = Logger(label: "shop")
+        logger.logLevel = .info
+        let stores = try ShopStores(dataDirectory: URL(fileURLWithPath: data, isDirectory: true), logger: logger)
+        defer { stores.stop() }
+        var options = ServerOptions()
+        options.port = inspectorPort
+        options.name = "shop-service"
+        // nil in a release build: no inspector, no port, no thread.
+        let inspector = InspectorService(
+            registry: stores.registry, options: options, tunables: stores.tunables, logger: logger)
+        if inspector == nil { logger.info("release build: no inspector") }
+        let app = ShopApplication.make(stores: stores, host: host, port: port, inspector: inspector, logger: logger)
+        try await app.runService()
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import KeyscopeClient
+import KeyscopeCore
+import KeyscopeServer
+import KeyscopeServiceLifecycle
+import NIOCore
+import ShopService
+import Testing
+
+/// The real shop on free ports, as `shop-service` runs it (the API and the inspector in one service group), with
+/// an HTTP client for the API and a WebSocket client of the inspector. Each harness has its own stores, registry and
+/// data folder.
+struct ShopHarness {
+    let api: any TestClientProtocol
+    let inspector: InspectorClient
+    let stores: ShopStores
+
+    /// Runs `body` against a started shop, then shuts it down.
+    static func run(_ body: @Sendable (ShopHarness) async throws -> Void) async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("shop-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let stores = try ShopStores(dataDirectory: data, registry: StoreRegistry())
+        defer { stores.stop() }
+        var options = ServerOptions()
+        options.port = 0
+        options.writesServerRecord = false
+        let service = try #require(
+            InspectorService(registry: stores.registry, options: options, tunables: stores.tunables),
+            "tests are debug builds: the inspector is there")
+        let app = ShopApplication.make(stores: stores, port: 0, inspector: service)
+        try await app.test(.live) { api in
+            let port = try await listeningPort(of: service.server)
+            let token = try #require(service.server.token)
+            let inspector = try await InspectorClient.connect(
+                to: InspectorEndpoint(host: "127.0.0.1", port: port, token: token))
+            do {
+                try await body(ShopHarness(api: api, inspector: inspector, stores: stores))
+            } catch {
+                await inspector.close()
+                throw error
+            }
+            await inspector.close()
+        }
+    }
+
+    /// The inspector's port once its service has started it (it starts with the group, beside the API).
+    private static func listeningPort(of server: InspectorServer) async throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let port = server.port { return port }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw HarnessError("the inspector did not start within 10 s")
+    }
+
+    /// One API call; the status and the body read as a JSON value (`nil` when it is not JSON).
+    func call(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil) async throws
+        -> (status: HTTPResponse.Status, json: StoreValue?)
+    {
+        let response = try await api.execute(
+            uri: uri, method: method, headers: body == nil ? [:] : [.contentType: "application/json"],
+            body: body.map { ByteBuffer(string: $0) })
+        return (response.status, try? StoreValue(jsonData: Data(String(buffer: response.body).utf8)))
+    }
+
+    /// Reads the inspector's stream until a `changes` entry matches `predicate`; fails after `timeout`.
+    func awaitEntry(timeout: Duration = .seconds(10), where predicate: @Sendable @escaping (StoreValue) -> Bool)
+        async throws -> StoreValue
+    {
+        let messages = inspector.messages
+        return try await withThrowingTaskGroup(of: StoreValue?.self) { group in
+            group.addTask {
+                for try await message in messages {
+                    guard case .changes(let entries) = InspectorMessage(message) else { continue }
+                    if let entry = entries.first(where: predicate) { return entry }
+                }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            guard let first else { throw HarnessError("no matching change reached the inspector within \(timeout)") }
+            return first
+        }
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
