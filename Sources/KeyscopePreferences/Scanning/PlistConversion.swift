@@ -24,10 +24,17 @@ import CoreFoundation
 enum PlistConversion {
     /// `object` as a StoreValue and its type.
     /// - Throws: `type_mismatch` for a value with no StoreValue form (a dictionary with non-string keys, an
-    ///   unknown class), naming `key`.
-    static func decode(_ object: Any, key: String) throws(PreferenceSourceError) -> (
+    ///   unknown class, arrays and dictionaries nested deeper than a store may hold, ``StoreLimits/maxDepth``),
+    ///   naming `key`. `depth` is the number of containers around `object`: another app's suite may hold any
+    ///   nesting, and this walk recurses once per level.
+    static func decode(_ object: Any, key: String, depth: Int = 0) throws(PreferenceSourceError) -> (
         value: StoreValue, type: PreferenceValueType
     ) {
+        guard depth < StoreLimits.maxDepth else {
+            throw .typeMismatch(
+                "key \(PreferenceNames.quoted(key)) nests arrays and dictionaries deeper than "
+                    + "\(StoreLimits.maxDepth - 1) levels, more than a store may hold")
+        }
         guard let object = unwrap(object) else {
             throw .typeMismatch("key \(PreferenceNames.quoted(key)) holds no value (a nil)")
         }
@@ -39,10 +46,10 @@ enum PlistConversion {
         case let elements as [Any]:
             var values: [StoreValue] = []
             values.reserveCapacity(elements.count)
-            for element in elements { values.append(try decode(element, key: key).value) }
+            for element in elements { values.append(try decode(element, key: key, depth: depth + 1).value) }
             return (.array(values), .array)
         case let members as [String: Any]:
-            return (.object(try decodeMembers(members, key: key)), .object)
+            return (.object(try decodeMembers(members, key: key, depth: depth + 1)), .object)
         case let members as [AnyHashable: Any]:
             var strings: [String: Any] = [:]
             for (name, value) in members {
@@ -51,7 +58,7 @@ enum PlistConversion {
                 }
                 strings[name] = value
             }
-            return (.object(try decodeMembers(strings, key: key)), .object)
+            return (.object(try decodeMembers(strings, key: key, depth: depth + 1)), .object)
         default:
             throw .typeMismatch(
                 "key \(PreferenceNames.quoted(key)) holds a \(type(of: object)), which is not a property-list value")
@@ -135,12 +142,12 @@ enum PlistConversion {
 
     // MARK: Details
 
-    private static func decodeMembers(_ members: [String: Any], key: String) throws(PreferenceSourceError)
-        -> [String: StoreValue]
+    private static func decodeMembers(_ members: [String: Any], key: String, depth: Int)
+        throws(PreferenceSourceError) -> [String: StoreValue]
     {
         var values: [String: StoreValue] = [:]
         values.reserveCapacity(members.count)
-        for (name, member) in members { values[name] = try decode(member, key: key).value }
+        for (name, member) in members { values[name] = try decode(member, key: key, depth: depth).value }
         return values
     }
 
