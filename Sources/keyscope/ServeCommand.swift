@@ -166,6 +166,18 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "DIR"))
     var offeredRecordings: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Most recordings clients may run at once (too_many beyond).", valueName: "N"))
+    var maxRecordings = RecordingLibrary.Limits().maxActive
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Most bytes the recordings folder may hold; new recordings are refused (no_space) past it.",
+            valueName: "SIZE"))
+    var recordingsLimit = ByteSize(bytes: RecordingLibrary.Limits().maxFolderBytes)
+
     @OptionGroup(title: "Preferences, secrets and watches")
     var preferences: PreferencesOptions
 
@@ -241,7 +253,8 @@ struct ServeCommand: AsyncParsableCommand {
             folder: recordingsDirectory.map { URL(fileURLWithPath: $0) }
                 ?? StateFolder.named("recordings", environment: ProcessInfo.processInfo.environment),
             offered: (offeredRecordings.map { URL(fileURLWithPath: $0) }
-                ?? PackageFolder.find("fixtures/recordings", marker: "README.md")).map { [$0] } ?? []
+                ?? PackageFolder.find("fixtures/recordings", marker: "README.md")).map { [$0] } ?? [],
+            limits: RecordingLibrary.Limits(maxActive: maxRecordings, maxFolderBytes: recordingsLimit.bytes)
         )
         hub.recordings = recordings
         let server = InspectorServer(hub: hub, options: options)
