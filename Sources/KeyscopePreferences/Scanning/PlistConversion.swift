@@ -22,6 +22,12 @@ import CoreFoundation
 /// takes an ISO 8601 string, a `data` one a base64 string, and a `number` one an integer. Null, colors and URLs
 /// have no plist form (`type_mismatch`).
 enum PlistConversion {
+    /// The deepest a value written to a suite may nest (JSON levels, as ``KeyscopeCore/StoreValue/depth(limit:)``
+    /// counts them): corelibs Foundation validates and deep-copies a nested property list in `UserDefaults.set`
+    /// by bridging each container's whole subtree again, in time cubic in its depth (0.23 s at 80 levels, over
+    /// 30 s at 400). Preferences are shallow; 32 levels take milliseconds.
+    static let maxSuiteDepth = 32
+
     /// `object` as a StoreValue and its type.
     /// - Throws: `type_mismatch` for a value with no StoreValue form (a dictionary with non-string keys, an
     ///   unknown class, arrays and dictionaries nested deeper than a store may hold, ``StoreLimits/maxDepth``),
@@ -72,6 +78,12 @@ enum PlistConversion {
     static func encode(_ value: StoreValue, like template: Any?, key: String, strict: Bool = true)
         throws(PreferenceSourceError) -> Any
     {
+        if strict, value.depth(limit: maxSuiteDepth) > maxSuiteDepth {
+            throw PreferenceSourceError(
+                code: .tooLarge,
+                message: "\(PreferenceNames.quoted(key)) would nest more than \(maxSuiteDepth) levels of arrays and "
+                    + "dictionaries, more than a UserDefaults suite takes here; keep preferences flatter")
+        }
         let template = template.flatMap(unwrap)
         switch (value, template) {
         case (.string(let text), is Date):
