@@ -77,10 +77,9 @@ public struct StoreKeyPath: Sendable, Hashable {
     func validated() throws(StoreError) -> StoreKeyPath {
         if let parseError { throw .badPath(parseError) }
         guard segments.count <= StoreLimits.maxPathSegments else {
-            let start = KeyPathPrinter.canonical(Array(segments.prefix(8)))
             throw StoreError(
                 code: .badPath,
-                message: "the path \"\(start)…\" has \(segments.count) segments; a store path has at most "
+                message: "the path \"\(abbreviated)\" has \(segments.count) segments; a store path has at most "
                     + "\(StoreLimits.maxPathSegments)",
                 keyPath: nil)
         }

@@ -65,11 +65,22 @@ extension StoreValue {
         let room = StoreLimits.maxDepth - path.segments.count
         let depth = value.depth(limit: room)
         guard depth > room else { return }
-        let place = path.isRoot ? "at the root" : "at \"\(path)\" (\(path.segments.count) levels down)"
+        let place = path.isRoot ? "at the root" : "at \"\(path.abbreviated)\" (\(path.segments.count) levels down)"
         throw StoreError(
             code: .tooLarge,
             message: "the value nests more than \(room) levels deep \(place): a store nests at most "
                 + "\(StoreLimits.maxDepth) levels of arrays and objects; store deep data flatter, or as a string",
-            keyPath: path.description)
+            keyPath: path.segments.count <= StoreKeyPath.abbreviatedSegments ? path.description : nil)
+    }
+}
+
+extension StoreKeyPath {
+    /// How many segments an error message shows of a path before it cuts it short.
+    static let abbreviatedSegments = 8
+
+    /// The canonical form, or its first segments and `…` for a longer path (error messages stay short).
+    var abbreviated: String {
+        guard segments.count > Self.abbreviatedSegments else { return description }
+        return KeyPathPrinter.canonical(Array(segments.prefix(Self.abbreviatedSegments))) + "…"
     }
 }
