@@ -52,7 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
             Recordings (docs/recording.md): the dashboard's Record button and POST /api/recordings record the \
             demo into --recordings (default $KEYSCOPE_HOME/recordings, else ~/.local/state/keyscope/recordings); \
             GET /api/recordings lists those and the recordings of --offer-recordings (default the package's \
-            fixtures/recordings/) for the Replay tab.
+            fixtures/recordings/) for the Replay tab. Not on a --read-only server; at most --max-recordings at \
+            once, each 1 hour and 64 MiB at most, and none once the folder holds --recordings-limit.
 
             Conformance mode: --echo (instead of --demo) serves no inspector, dashboard or HTTP API, only a WebSocket \
             echo at ws://127.0.0.1:PORT/ (any path, any or no subprotocol, no token; plain HTTP gets 404), through \

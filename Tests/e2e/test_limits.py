@@ -168,6 +168,9 @@ def test_a_value_at_the_limit_round_trips_through_every_path(server, tmp_path):
         assert node == "end"
         resync = client.request({"type": "resync"})
         assert resync["ok"] is True, resync
+        shown = cli(server, "snapshot", "--store", STORE, "--path", key, "--compact")  # the Swift client
+        assert shown.returncode == 0, shown.stderr
+        assert json.loads(shown.stdout) == value
 
         # The file store: saved as its file.
         fstore = file_store(server)
