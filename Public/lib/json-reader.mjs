@@ -4,8 +4,16 @@
 
 import { Color, Num, Url, colorPattern, isAbsoluteURL, normalizeInteger } from "./values.mjs";
 
-/** The deepest nesting of arrays and objects accepted, as the server's `JSONLimits.defaultMaxDepth`. */
+/** The deepest nesting of arrays and objects accepted in a value, as the server's `JSONLimits.defaultMaxDepth`. */
 const maxJSONDepth = 512;
+
+/**
+ * The deepest nesting accepted in a server message or log entry: a store's deepest value (`StoreLimits.maxDepth`,
+ * 512) with room for the message around it (a snapshot's root sits three levels down, a patch's value four), as
+ * the server's own request limit (`ServerOptions.maxJSONDepth`). The reader recurses once per level: far inside a
+ * worker's stack.
+ */
+export const maxMessageDepth = 520;
 
 /** A JSON text that is not a valid StoreValue; `offset` is the UTF-16 index where reading stopped. */
 export class JSONValueError extends Error {
@@ -26,10 +34,11 @@ const int64Max = 2n ** 63n - 1n;
 /** A single-pass reader over one JSON text. */
 class Reader {
   /** @param {string} text */
-  constructor(text) {
+  constructor(text, maxDepth = maxJSONDepth) {
     this.text = text;
     this.pos = 0;
     this.depth = 0;
+    this.maxDepth = maxDepth;
   }
 
   fail(reason, offset = this.pos) {
@@ -77,7 +86,7 @@ class Reader {
   }
 
   enter() {
-    if (++this.depth > maxJSONDepth) throw this.fail(`nesting is deeper than ${maxJSONDepth} levels`);
+    if (++this.depth > this.maxDepth) throw this.fail(`nesting is deeper than ${this.maxDepth} levels`);
     this.pos++;
     this.skipWhitespace();
   }
@@ -312,11 +321,13 @@ function taggedValue(rawKey, payload, offset) {
 /**
  * Reads one JSON text as a StoreValue.
  * @param {string} text
+ * @param {number} [maxDepth] the deepest nesting accepted: a value's 512 by default, `maxMessageDepth` for a
+ *   server message or log entry
  * @returns {import("./values.mjs").StoreValue}
  * @throws {JSONValueError}
  */
-export function parseJSON(text) {
-  return new Reader(text).document();
+export function parseJSON(text, maxDepth = maxJSONDepth) {
+  return new Reader(text, maxDepth).document();
 }
 
 /**
@@ -335,14 +346,15 @@ export function parseJSONBytes(bytes) {
 }
 
 /**
- * Reads a JSON object and also returns where each element of its array member `key` starts and ends in `text`,
+ * Reads a JSON object (a server message: up to `maxMessageDepth` levels) and also returns where each element of
+ * its array member `key` starts and ends in `text`,
  * so that a log entry can be kept as the server's own compact text.
  * @param {string} text
  * @param {string} key
  * @returns {{value: Map<string, any>, spans: Array<[number, number]>}}
  */
 export function parseJSONWithSpans(text, key) {
-  const reader = new Reader(text);
+  const reader = new Reader(text, maxMessageDepth);
   reader.skipWhitespace();
   if (text.charCodeAt(reader.pos) !== 0x7b) throw reader.fail("expected a JSON object");
   const spans = [];

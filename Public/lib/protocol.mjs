@@ -1,7 +1,7 @@
 // Server messages (PROTOCOL.md, docs/protocol.md) read into plain objects, checked member by member, so that bad
 // input from the server becomes one ProtocolError the dashboard can show instead of a broken page.
 
-import { parseJSON, parseJSONWithSpans } from "./json-reader.mjs";
+import { maxMessageDepth, parseJSON, parseJSONWithSpans } from "./json-reader.mjs";
 import { Num } from "./values.mjs";
 
 /** A server message the dashboard cannot use. */
@@ -204,5 +204,5 @@ function decodeReply(message) {
  * @returns {Entry}
  */
 export function decodeStoredEntry(raw) {
-  return decodeEntry(parseJSON(raw), raw);
+  return decodeEntry(parseJSON(raw, maxMessageDepth), raw);
 }

@@ -7,7 +7,7 @@
 //   while (!indexer.done) indexer.step(10_000);   // throws RecordingError: line number and reason
 //   const recording = indexer.result();
 
-import { parseJSON } from "./json-reader.mjs";
+import { maxMessageDepth, parseJSON } from "./json-reader.mjs";
 import { stringifyValue } from "./json-writer.mjs";
 import { isStoreId, parseLogTime, readPatch, versionPattern } from "./log-line.mjs";
 import { MirrorError, PathCache, applyPatch, describe } from "./mirror.mjs";
@@ -238,7 +238,7 @@ export class RecordingIndexer {
     if (text === "" || text === "\r") throw new RecordingError(this.line, "a blank line (every line is one JSON object)");
     let value;
     try {
-      value = parseJSON(text);
+      value = parseJSON(text, maxMessageDepth);
     } catch (error) {
       throw new RecordingError(this.line, `invalid JSON: ${error.message}`);
     }

@@ -46,6 +46,10 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let noRecordings = Code(rawValue: "no_recordings")
         /// The named thing (a recording, a file) does not exist (HTTP 404).
         public static let notFound = Code(rawValue: "not_found")
+        /// As many of something run as the server allows (recordings in progress) (HTTP 429).
+        public static let tooMany = Code(rawValue: "too_many")
+        /// A folder the server writes to holds what it may (the recordings folder) (HTTP 507).
+        public static let noSpace = Code(rawValue: "no_space")
 
     }
 
@@ -74,6 +78,7 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
         case .conflict: code = .conflict
         case .storeRemoved: code = .unknownStore
         case .readOnly: code = .readOnly
+        case .tooLarge: code = .tooLarge
         default: code = .badRequest
         }
         self.init(code: code, message: context + error.description)

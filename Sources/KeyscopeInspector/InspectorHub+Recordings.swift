@@ -20,14 +20,29 @@ extension InspectorHub {
         try loadedRecordings().file(source: source, name: name)
     }
 
-    /// Starts a recording of this process (`POST /api/recordings`); allowed in read-only mode (it only reads).
+    /// Starts a recording of this process (`POST /api/recordings`). Refused with `read_only` by a read-only hub:
+    /// a recording writes a file and holds a descriptor, which a client of a read-only inspector may not cost
+    /// the host (the host's own code starts recordings with `HubRecorder`, whatever the mode).
     public func startRecording(_ request: RecordingRequest) throws(HubError) -> StoreValue {
-        try loadedRecordings().start(request, hub: self)
+        try refuseRecordingIfReadOnly()
+        return try loadedRecordings().start(request, hub: self)
     }
 
-    /// Stops a recording of this process and returns its final status.
+    /// Stops a recording of this process and returns its final status; refused with `read_only` like
+    /// ``startRecording(_:)``.
     public func stopRecording(name: String) throws(HubError) -> StoreValue {
-        try loadedRecordings().stop(name: name)
+        try refuseRecordingIfReadOnly()
+        return try loadedRecordings().stop(name: name)
+    }
+
+    /// The refusal of a recording's start or stop by a read-only inspector.
+    public static let recordingReadOnlyError = HubError(
+        code: .readOnly,
+        message: "the inspector is read-only: a client may list and download recordings, not start or stop them; "
+            + "restart it without --read-only to record")
+
+    private func refuseRecordingIfReadOnly() throws(HubError) {
+        guard !options.readOnly else { throw Self.recordingReadOnlyError }
     }
 
     private func loadedRecordings() throws(HubError) -> any RecordingsEndpoint {

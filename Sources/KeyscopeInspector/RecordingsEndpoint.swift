@@ -83,7 +83,7 @@ public struct RecordingRequest: Sendable, Hashable {
 ///
 /// The hub calls these from client requests (`/api/recordings…`), handing itself to those that need it: an endpoint
 /// keeps no hub, so it can be made before the hub (`Inspector.start(recordings:)`) and attaching it makes no cycle.
-/// Recording only reads the stores, so it is allowed in read-only mode.
+/// A read-only hub refuses a client's start and stop (`read_only`) before calling these: a recording writes a file.
 public protocol RecordingsEndpoint: AnyObject, Sendable {
     /// `GET /api/recordings`: `{"recordings": [{"id", "source", "name", "bytes", "modified"}], "active": [status…]}`.
     func listing() -> StoreValue

@@ -42,17 +42,20 @@ public final class RecordingLibrary: RecordingsEndpoint {
     public let defaults: HubRecorder.Options
     /// Where a recording started here that ends for a failure says so (``HubRecorder``'s logger).
     public let logger: Logger
+    /// What recordings started here may cost: how many at once, how long, how large, the folder's total.
+    public let limits: Limits
 
     /// The recorders started here, oldest first.
     private let recorders = Mutex<[HubRecorder]>([])
 
     public init(
-        folder: URL, offered: [URL] = [], defaults: HubRecorder.Options = .init(),
+        folder: URL, offered: [URL] = [], defaults: HubRecorder.Options = .init(), limits: Limits = .init(),
         logger: Logger = Logger(label: "keyscope.recording")
     ) {
         self.folder = folder
         self.offered = offered
         self.defaults = defaults
+        self.limits = limits
         self.logger = logger
     }
 
@@ -76,7 +79,7 @@ public final class RecordingLibrary: RecordingsEndpoint {
                         "modified": .string((LogTime(file.modified) ?? .now).rfc3339),
                     ])
                 }),
-            "active": .array(statuses().map(Self.json)),
+            "active": .array(recorders.withLock { $0 }.reversed().map { Self.json($0.status, of: $0) }),
         ])
     }
 
@@ -100,9 +103,10 @@ public final class RecordingLibrary: RecordingsEndpoint {
                 "\"name\": \"\(name)\" is not a recording name: one file name of letters, digits, '.', '_' and '-', "
                     + "ending in .kslog, without \"..\"")
         }
+        let bounds = try bounds(of: request)
         var options = defaults
-        options.duration = request.duration
-        options.maxBytes = request.maxBytes
+        options.duration = bounds.duration
+        options.maxBytes = bounds.maxBytes
         options.mute = mute
         options.overwrite = false
         do {
@@ -118,6 +122,7 @@ public final class RecordingLibrary: RecordingsEndpoint {
             if recorders.contains(where: { $0.url.lastPathComponent == name }) {
                 throw .badRequest("a recording named \(name) was already made by this process; choose another name")
             }
+            try checkRoom(for: bounds.maxBytes, among: recorders)
             let recorder: HubRecorder
             do throws(RecordingError) {
                 recorder = try HubRecorder(
@@ -129,7 +134,7 @@ public final class RecordingLibrary: RecordingsEndpoint {
             Self.trim(&recorders)
             return recorder
         }
-        return Self.json(recorder.status)
+        return Self.json(recorder.status, of: recorder)
     }
 
     public func stop(name: String) throws(HubError) -> StoreValue {
@@ -137,7 +142,7 @@ public final class RecordingLibrary: RecordingsEndpoint {
         guard let recorder else {
             throw HubError(code: .notFound, message: "no recording named \"\(name)\" was made by this process")
         }
-        return Self.json(recorder.stop())
+        return Self.json(recorder.stop(), of: recorder)
     }
 
     // MARK: More
@@ -180,8 +185,16 @@ public final class RecordingLibrary: RecordingsEndpoint {
         }
     }
 
-    private static func json(_ status: HubRecorder.Status) -> StoreValue {
-        status.jsonObject(id: ownSource + "/" + status.name)
+    /// The status object, with the recording's bounds (`maxBytes`, `durationSeconds`; `null` for none).
+    private static func json(_ status: HubRecorder.Status, of recorder: HubRecorder) -> StoreValue {
+        guard case .object(var members) = status.jsonObject(id: ownSource + "/" + status.name) else { return .null }
+        members["maxBytes"] = recorder.options.maxBytes.map { .integer(Int64($0)) } ?? .null
+        members["durationSeconds"] =
+            recorder.options.duration.map {
+                .number(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18)
+            }
+            ?? .null
+        return .object(members)
     }
 
     private static func notFound(_ source: String, _ name: String) -> HubError {

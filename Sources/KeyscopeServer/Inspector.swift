@@ -9,7 +9,7 @@ import Synchronization
 /// import KeyscopeServer
 ///
 /// let inspector = try Inspector.start()     // nil in a release build: no socket, no thread, no cost
-/// // … the service runs; its log shows "Keyscope dashboard: http://127.0.0.1:8081/?token=…"
+/// // … the service runs; its log shows "Keyscope dashboard: http://127.0.0.1:8081/ (…the token is in FILE…)"
 /// inspector?.stop()                         // optional: the inspector otherwise lives until the process ends
 /// ```
 /// It starts an ``InspectorHub`` on the registry (every store made by a factory or registered by hand is seen) and an
@@ -70,7 +70,7 @@ public enum Inspector {
         }
         let handle = InspectorHandle(server: server)
         running.withLock { $0.append(handle) }
-        logger.notice("Keyscope dashboard: \(server.dashboardURL ?? "")")
+        logger.notice("\(server.dashboardLogLine)")
         return handle
     }
 

@@ -1,5 +1,5 @@
 import CLibWebSockets
-import Foundation
+public import Foundation
 public import KeyscopeInspector
 public import Logging
 import Synchronization
@@ -29,6 +29,8 @@ public final class InspectorServer: Sendable {
         var done: DispatchSemaphore
         var port: Int
         var record: ServerRecord?
+        /// Where ``record`` was written.
+        var recordFile: URL?
         var startedHub: Bool
     }
 
@@ -70,6 +72,23 @@ public final class InspectorServer: Sendable {
         }
     }
 
+    /// `http://HOST:PORT/`, the dashboard's address without its token (for logs); `nil` when not running.
+    public var dashboardAddress: String? {
+        phase.withLock { phase in
+            guard case .running(let running) = phase else { return nil }
+            return ServerRecord.baseURL(host: options.host, port: running.port) + "/"
+        }
+    }
+
+    /// The ``KeyscopeInspector/ServerRecord`` file written for this server (mode 0600: it holds the token);
+    /// `nil` when none was written or the server is not running.
+    public var serverRecordFile: URL? {
+        phase.withLock { phase in
+            guard case .running(let running) = phase else { return nil }
+            return running.recordFile
+        }
+    }
+
     /// Starts listening; returns once the socket is bound (or throws why it could not be). Starts the hub when it
     /// is not running yet (and stops it again in ``stop()``).
     public func start() throws(ServerError) {
@@ -97,11 +116,12 @@ public final class InspectorServer: Sendable {
             }
             if startedHub { hub.start() }
             var record: ServerRecord?
+            var recordFile: URL?
             // An echo has no API for the CLI to find.
             if options.writesServerRecord && !options.conformanceEcho {
                 let made = ServerRecord(host: options.host, port: port, token: token.value, name: options.name)
                 do {
-                    try made.write()
+                    recordFile = try made.write()
                     record = made
                 } catch {
                     logger.warning("could not write the server record for the CLI: \(error)")
@@ -109,7 +129,8 @@ public final class InspectorServer: Sendable {
             }
             phase = .running(
                 Running(
-                    core: core, thread: thread, done: done, port: port, record: record, startedHub: startedHub))
+                    core: core, thread: thread, done: done, port: port, record: record, recordFile: recordFile,
+                    startedHub: startedHub))
         }
     }
 

@@ -272,6 +272,8 @@ extension ServerCore {
         case .unknownStore, .unknownKey, .noTunables, .noPreferences, .noWatches, .noRecordings, .notFound: 404
         case .conflict: 409
         case .tooLarge: 413
+        case .tooMany: 429
+        case .noSpace: 507
         default: 400
         }
     }

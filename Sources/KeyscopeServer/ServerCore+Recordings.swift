@@ -36,7 +36,8 @@ enum RecordingRoute: Sendable, Hashable {
 }
 
 /// The recordings endpoints: `GET` and `POST /api/recordings`, `GET /api/recordings/<source>/<name>` and
-/// `POST /api/recordings/recordings/<name>/stop`. All are allowed on a read-only server: recording only reads.
+/// `POST /api/recordings/recordings/<name>/stop`. The `POST`s are refused on a read-only server (`read_only`):
+/// a recording writes a file and holds a descriptor in the host.
 extension ServerCore {
     /// A request for `/api/recordings` or below, after the token check.
     func serveRecordings(_ wsi: OpaquePointer, _ request: LwsRequest, method: String, _ route: RecordingRoute)
@@ -50,6 +51,8 @@ extension ServerCore {
                 return hubError(wsi, error)
             }
         case (.list, "POST"):
+            // Read-only first, before the body (as every write route): a recording writes a file.
+            if options.readOnly { return hubError(wsi, InspectorHub.recordingReadOnlyError) }
             return beginOptionalBody(wsi, request, for: .recordingStart)
         case (.list, _):
             return methodNotAllowed(wsi, RecordingRoute.root, allow: "GET, POST")
@@ -58,6 +61,7 @@ extension ServerCore {
         case (.file, _):
             return methodNotAllowed(wsi, RecordingRoute.root + "/SOURCE/NAME", allow: "GET")
         case (.stop(let name), "POST"):
+            if options.readOnly { return hubError(wsi, InspectorHub.recordingReadOnlyError) }
             return beginOptionalBody(wsi, request, for: .recordingStop(name: name))
         case (.stop, _):
             return methodNotAllowed(wsi, RecordingRoute.root + "/recordings/NAME/stop", allow: "POST")

@@ -1,4 +1,5 @@
 public import Foundation
+import KeyscopeCore
 
 /// How an ``InspectorServer`` listens, whom it lets in, and its limits. The defaults are PROTOCOL.md's: loopback,
 /// port 8081, a random token, 16 KiB of headers, 4 MiB bodies and messages, 10 s to send the headers.
@@ -37,8 +38,10 @@ public struct ServerOptions: Sendable, Hashable {
     /// Whether to write a ``KeyscopeInspector/ServerRecord`` (address and token, mode 0600) so that the `keyscope`
     /// CLI on this machine finds the server by itself; removed again on stop.
     public var writesServerRecord: Bool = true
-    /// Deepest JSON nesting accepted in a request.
-    public var maxJSONDepth: Int = 512
+    /// Deepest JSON nesting accepted in a request: a store's deepest value (``KeyscopeCore/StoreLimits/maxDepth``,
+    /// 512) with room for the request's own wrapping (a transaction's value sits three levels down), so that a
+    /// value a store may hold can be written by every request that carries one.
+    public var maxJSONDepth: Int = StoreLimits.maxDepth + 8
     /// The nice value the service thread runs at (on Linux a thread has its own): 10 by default, so that when the
     /// cores are busy the service's own threads come first and the inspector (with the clients it feeds) takes what
     /// they leave; when the cores are idle it changes nothing. 0 keeps the priority of the thread that started the

@@ -50,7 +50,7 @@ public struct InspectorService: Service {
         let started: Bool
         do {
             try server.start()
-            logger.notice("Keyscope dashboard: \(server.dashboardURL ?? "")")
+            logger.notice("\(server.dashboardLogLine)")
             started = true
         } catch {
             logger.error("Keyscope inspector not started: \(error); the other services go on without it")

@@ -49,9 +49,12 @@ struct Arguments {
     var scope: Scope = .app
     /// `loop-file` only: leave saving to the store's background writer instead of flushing after every write.
     var flushEachWrite = true
+    /// `write-*` and `remove-*`: print a third line, the time the write and its save took (`write 0.41 ms, save
+    /// 2.3 ms`), for measuring the storages (docs/hardening.md).
+    var timing = false
 
     static let usage = """
-        usage: KeyscopeTestChild COMMAND ARGUMENTS [--version X.Y.Z] [--scenario ID] [--no-flush]
+        usage: KeyscopeTestChild COMMAND ARGUMENTS [--version X.Y.Z] [--scenario ID] [--no-flush] [--timing]
         commands:
         \(Command.allCases.map { "  " + $0.usage }.joined(separator: "\n"))
         SUITE "-" is the default suite; JSON is one StoreValue in JSON text; KEY is a key path (cart.items[0]).
@@ -80,6 +83,8 @@ struct Arguments {
             case "--no-flush":
                 guard command == .loopFile else { throw UsageError("--no-flush is for loop-file only") }
                 self.flushEachWrite = false
+            case "--timing":
+                self.timing = true
             case "--":
                 positionals.append(contentsOf: rest)
                 rest = []

@@ -9,7 +9,8 @@
 //   defaults-set SUITE KEY PLIST-JSON / defaults-remove SUITE KEY / defaults-get SUITE KEY / defaults-dump SUITE
 //                                raw UserDefaults keys, as an app writes them (see DefaultsCommand.swift)
 //
-// Options: --version X.Y.Z (the factory's data version, default 1.0.0), --scenario ID (the store's scope).
+// Options: --version X.Y.Z (the factory's data version, default 1.0.0), --scenario ID (the store's scope),
+// --timing (write-* and remove-*: a third line with the time the write and its save took).
 // Exit codes: 0 done, 64 bad command line, 65 bad KEY or JSON, 70 the store refused the write.
 import Foundation
 import KeyscopeCore
@@ -56,15 +57,27 @@ func value(_ text: String) -> StoreValue {
     }
 }
 
-/// Applies `operation`, waits until it is saved, and prints the result.
+/// Applies `operation`, waits until it is saved, and prints the result (and, with `--timing`, how long each took).
 func write(_ operation: StoreOperation, to store: KeyValueStore) {
+    let clock = ContinuousClock()
+    let start = clock.now
     do {
         try store.apply(operation)
     } catch {
         Output.fail("the store refused \(operation): \(error)", code: ExitCode.software)
     }
+    let applied = clock.now
     store.flush()
+    let saved = clock.now
     printState(of: store)
+    if arguments.timing {
+        Output.line("write \(milliseconds(applied - start)) ms, save \(milliseconds(saved - applied)) ms")
+    }
+}
+
+func milliseconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    return String(format: "%.3f", Double(seconds) * 1e3 + Double(attoseconds) / 1e15)
 }
 
 /// Line 1: the snapshot as sorted-key JSON; line 2: the store's version.

@@ -61,7 +61,8 @@ struct ServeCommand: AsyncParsableCommand {
             Recordings (docs/recording.md): the dashboard's Record button and POST /api/recordings record the \
             demo into --recordings (default: recordings/ in the state folder); \
             GET /api/recordings lists those and the recordings of --offer-recordings (default the package's \
-            fixtures/recordings/) for the Replay tab.
+            fixtures/recordings/) for the Replay tab. Not on a --read-only server; at most --max-recordings at \
+            once, each 1 hour and 64 MiB at most, and none once the folder holds --recordings-limit.
 
             Conformance mode: --echo (instead of --demo) serves no inspector, dashboard or HTTP API, only a WebSocket \
             echo at ws://127.0.0.1:PORT/ (any path, any or no subprotocol, no token; plain HTTP gets 404), through \
@@ -175,6 +176,18 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "DIR"))
     var offeredRecordings: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Most recordings clients may run at once (too_many beyond).", valueName: "N"))
+    var maxRecordings = RecordingLibrary.Limits().maxActive
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Most bytes the recordings folder may hold; new recordings are refused (no_space) past it.",
+            valueName: "SIZE"))
+    var recordingsLimit = ByteSize(bytes: RecordingLibrary.Limits().maxFolderBytes)
+
     @OptionGroup(title: "Preferences, secrets and watches")
     var preferences: PreferencesOptions
 
@@ -260,7 +273,8 @@ struct ServeCommand: AsyncParsableCommand {
             folder: recordingsDirectory.map { URL(fileURLWithPath: $0) }
                 ?? KeyscopeStateFolder.named("recordings"),
             offered: (offeredRecordings.map { URL(fileURLWithPath: $0) }
-                ?? PackageFolder.find("fixtures/recordings", marker: "README.md")).map { [$0] } ?? []
+                ?? PackageFolder.find("fixtures/recordings", marker: "README.md")).map { [$0] } ?? [],
+            limits: RecordingLibrary.Limits(maxActive: maxRecordings, maxFolderBytes: recordingsLimit.bytes)
         )
         hub.recordings = recordings
         let server = InspectorServer(hub: hub, options: options)

@@ -234,15 +234,24 @@ import Testing
         #expect(harness.recordings?.listing()["active"] == [])
     }
 
-    @Test func aReadOnlyServerStillListsDownloadsAndRecords() throws {
+    /// A recording writes a file and holds a descriptor: a read-only server lists and serves recordings but refuses
+    /// to start or stop one, before it reads the body or asks the recordings.
+    @Test func aReadOnlyServerListsAndDownloadsButDoesNotRecord() throws {
         let harness = try RecordingsHarness(recordings: try FakeRecordings(fixtures: ["small.kslog": Self.fixture])) {
             $0.readOnly = true
         }
         defer { harness.stop() }
         #expect(try harness.call("GET", "/api/recordings").status == 200)
         #expect(try harness.call("GET", "/api/recordings/fixtures/small.kslog").response.body == Self.fixture)
-        #expect(try harness.call("POST", "/api/recordings", body: #"{"name": "ro.kslog"}"#).status == 201)
-        #expect(try harness.call("POST", "/api/recordings/recordings/ro.kslog/stop").status == 200)
+        for (path, body) in [
+            ("/api/recordings", #"{"name": "ro.kslog"}"#), ("/api/recordings", "not json"),
+            ("/api/recordings/recordings/ro.kslog/stop", ""),
+        ] {
+            let call = try harness.call("POST", path, body: body)
+            #expect(call.status == 403)
+            #expect(call.json?["error"]?["code"] == "read_only")
+        }
+        #expect(harness.recordings?.listing()["active"] == [])
     }
 
     @Test func withoutRecordingsEveryRouteIsNoRecordings() throws {

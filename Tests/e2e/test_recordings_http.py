@@ -1,7 +1,7 @@
 """Recordings over HTTP against the real demo (docs/recording.md "HTTP"): the fixtures it offers, a recording made
 inside the service with `POST /api/recordings` and stopped, downloaded as it was written, valid per LOG-FORMAT.md
 (checked by the real `keyscope verify` and by replaying it here against the service's own log), and the rules: the
-token, bad names, read-only servers (recording only reads, so it is allowed there)."""
+token, bad names, read-only servers (which refuse to start recordings: a recording writes a file)."""
 
 from __future__ import annotations
 
@@ -79,8 +79,8 @@ def test_a_recording_inside_the_service_holds_every_change_after_its_snapshot_on
         server.stop()
 
 
-def test_recording_is_allowed_on_a_read_only_server_and_names_are_checked():
-    server = KeyscopeServer(["--rate", "50", "--read-only"])
+def test_recording_names_and_mutes_are_checked():
+    server = KeyscopeServer(["--rate", "50"])
     try:
         bad = http(server, "POST", "/api/recordings", {"name": "../escape.kslog"})
         assert bad.status in (400, 404) and error_code(bad) in ("bad_request", "not_found"), bad.describe()
@@ -92,6 +92,22 @@ def test_recording_is_allowed_on_a_read_only_server_and_names_are_checked():
                          "the half-second recording to end")
         assert ended["endReason"] == "duration"
         assert Path(server.home, "recordings", "short.kslog").exists()
+    finally:
+        server.stop()
+
+
+def test_a_read_only_server_refuses_to_start_or_stop_recordings():
+    server = KeyscopeServer(["--rate", "50", "--read-only"])
+    try:
+        for body in ({"durationSeconds": 0.5, "name": "short.kslog"}, {}, None):
+            refused = http(server, "POST", "/api/recordings", body)
+            assert refused.status == 403 and error_code(refused) == "read_only", refused.describe()
+            assert "read-only" in refused.json()["error"]["message"]
+        stop = http(server, "POST", "/api/recordings/recordings/short.kslog/stop")
+        assert stop.status == 403 and error_code(stop) == "read_only", stop.describe()
+        listing = http(server, "GET", "/api/recordings")
+        assert listing.status == 200 and listing.json()["active"] == [], listing.describe()
+        assert not Path(server.home, "recordings", "short.kslog").exists()
         assert error_code(http(server, "POST", "/api/rewind", {"seq": 1})) == "read_only"
     finally:
         server.stop()

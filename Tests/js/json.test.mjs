@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadVectors } from "./fixtures.mjs";
-import { JSONValueError, parseJSON, parseJSONBytes, parseJSONWithSpans } from "../../Public/lib/json-reader.mjs";
+import { JSONValueError, maxMessageDepth, parseJSON, parseJSONBytes, parseJSONWithSpans } from "../../Public/lib/json-reader.mjs";
 import { compareScalars, formatDouble, stringifyValue } from "../../Public/lib/json-writer.mjs";
 import { Color, Num, Url, typeName, valuesEqual } from "../../Public/lib/values.mjs";
 
@@ -78,4 +78,18 @@ test("parseJSONWithSpans returns each entry's exact text", () => {
   const { value, spans } = parseJSONWithSpans(text, "entries");
   assert.equal(value.get("type"), "changes");
   assert.deepEqual(spans.map(([a, b]) => text.slice(a, b)), ['{"seq":1,"x":[2]}', '{"seq":2}']);
+});
+
+test("a store value at the server's depth limit reads inside a snapshot message and writes back", () => {
+  // StoreLimits.maxDepth is 512 levels for a store's root; a snapshot puts it 3 levels down.
+  const root = "{\"a\":".repeat(511) + "[1]" + "}".repeat(511);
+  const message = `{"type":"snapshot","stores":[{"id":"app/memory","value":${root}}]}`;
+  const { value: parsed } = parseJSONWithSpans(message, "entries");
+  const value = parsed.get("stores")[0].get("value");
+  assert.equal(stringifyValue(value), root);
+  assert.ok(valuesEqual(parseJSON(stringifyValue(value)), value));
+  assert.throws(() => parseJSON("[".repeat(513) + "]".repeat(513)), JSONValueError);
+  const deepest = "[".repeat(maxMessageDepth) + "]".repeat(maxMessageDepth);
+  assert.equal(stringifyValue(parseJSON(deepest, maxMessageDepth)), deepest);
+  assert.throws(() => parseJSON(`[${deepest}]`, maxMessageDepth), JSONValueError);
 });

@@ -24,13 +24,18 @@ enum RequestFuzzer {
     static let errorCodes: Set<String> = [
         "bad_json", "bad_request", "unknown_type", "unknown_store", "bad_path", "type_mismatch", "out_of_range",
         "unknown_key", "no_tunables", "no_preferences", "no_watches", "no_recordings", "read_only", "conflict",
+        "too_large",
     ]
+
+    /// The server's own nesting limit (a store's 512 levels and the request's wrapping), so that values at the
+    /// store's limit reach the hub.
+    static let maxDepth = ServerOptions().maxJSONDepth
 
     static func check(_ message: [UInt8]) {
         let hub = FuzzHub.make()
         defer { hub.stop() }
-        let readOnly = RequestExecutor(hub: hub, readOnly: true, maxJSONDepth: JSONLimits.defaultMaxDepth)
-        let executor = RequestExecutor(hub: hub, readOnly: false, maxJSONDepth: JSONLimits.defaultMaxDepth)
+        let readOnly = RequestExecutor(hub: hub, readOnly: true, maxJSONDepth: maxDepth)
+        let executor = RequestExecutor(hub: hub, readOnly: false, maxJSONDepth: maxDepth)
         let expectedID = requestID(message)
 
         let start = hub.snapshot()
@@ -56,7 +61,9 @@ enum RequestFuzzer {
 
     /// The `id` a reply must echo: the request's when it is a string or a number, else `null`.
     static func requestID(_ message: [UInt8]) -> StoreValue {
-        guard let members = try? JanssonCodec.decodeMembers(message), case .success(let id)? = members["id"] else {
+        guard let members = try? JanssonCodec.decodeMembers(message, maxDepth: maxDepth),
+            case .success(let id)? = members["id"]
+        else {
             return .null
         }
         switch id {

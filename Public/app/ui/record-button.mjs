@@ -1,6 +1,6 @@
 // The Record button in the top bar: records the live service into its recordings folder (`POST /api/recordings`),
 // shows how many events the recording holds while it runs, and on Stop ends it and saves the file. Hidden while
-// time travelling and on servers that keep no recordings.
+// time travelling and on servers that keep no recordings; disabled on a read-only server, which refuses to record.
 
 import { formatCount } from "../../lib/format.mjs";
 import { ToWorker } from "../../lib/messages.mjs";
@@ -44,15 +44,17 @@ export class RecordButton {
     const text = m?.busy === "starting" ? "Starting…" : m?.busy === "stopping" ? "Stopping…"
       : m?.recording ? `Stop (${formatCount(m.recording.events)} event${m.recording.events === 1 ? "" : "s"})` : "Record";
     const hidden = replaying || m?.status === "none";
-    const key = `${state}\u0000${text}\u0000${hidden}`;
+    const readOnly = this.app.readOnly() && !m?.recording;
+    const key = `${state}\u0000${text}\u0000${hidden}\u0000${readOnly}`;
     if (key === this.drawn) return;
     this.drawn = key;
     setProp(this.element, "hidden", hidden);
     setText(this.label, text);
     setAttr(this.element, "data-state", state);
-    setProp(this.element, "disabled", state === "busy");
+    setProp(this.element, "disabled", state === "busy" || readOnly);
     setAttr(this.element, "title", m?.recording
       ? `Recording the service into ${m.recording.name}: Stop ends it and saves the file`
-      : "Record the service's changes into a .kslog file (replay it in the Replay tab)");
+      : readOnly ? "The server is read-only: it does not start recordings (a recording writes a file)"
+        : "Record the service's changes into a .kslog file (replay it in the Replay tab)");
   }
 }

@@ -3,7 +3,7 @@
 
 import { diffValues } from "../../lib/diff.mjs";
 import { describeValue } from "../../lib/format.mjs";
-import { parseJSON } from "../../lib/json-reader.mjs";
+import { maxMessageDepth, parseJSON } from "../../lib/json-reader.mjs";
 import { stringifyValue } from "../../lib/json-writer.mjs";
 import { opBits } from "../../lib/log-ring.mjs";
 import { decodeStoredEntry } from "../../lib/protocol.mjs";
@@ -54,7 +54,7 @@ export class LogModel {
     const base = { n, seq: ring.seq(n), time: formatClock(ring.time(n)), fullTime: ring.time(n), store: ring.store(n), txn: ring.txn(n) ?? "" };
     const flags = ring.flag(n);
     if (flags & opBits.gap) {
-      const gap = parseJSON(ring.raw(n)).get("gap");
+      const gap = parseJSON(ring.raw(n), maxMessageDepth).get("gap");
       return { ...base, kind: "gap", op: "gap", path: "", from: gap.get("from"), to: gap.get("to") };
     }
     const entry = this.entry(n);
@@ -141,7 +141,7 @@ export class LogModel {
     const row = this.row(n);
     if (row.kind === "gap") return { ...row, patches: [], raw: ring.raw(n) };
     const entry = this.entry(n);
-    let raw = entry ? stringifyValue(parseJSON(ring.raw(n)), { indent: 2 }) : ring.raw(n);
+    let raw = entry ? stringifyValue(parseJSON(ring.raw(n), maxMessageDepth), { indent: 2 }) : ring.raw(n);
     if (raw.length > rawTextLimit) raw = `${raw.slice(0, rawTextLimit)}\n…`;
     const patches = (entry?.patches ?? []).map((patch) => {
       const both = patch.old !== undefined && patch.new !== undefined && (isContainer(patch.old) || isContainer(patch.new));

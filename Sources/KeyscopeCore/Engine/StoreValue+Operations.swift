@@ -2,15 +2,22 @@ extension StoreValue {
     /// Applies `operation` to this root object in place and returns the patch it records (`nil` for a no-op remove).
     /// On error nothing is changed.
     mutating func apply(_ operation: StoreOperation) throws(StoreError) -> StorePatch? {
+        // The limits first (StoreLimits), so that nothing deeper than the walks below were sized for is built.
         switch operation {
         case .set(let path, let value):
-            return try applySet(try path.validated(), value, createIntermediates: true)
+            let path = try path.validated()
+            try Self.checkDepth(of: value, at: path)
+            return try applySet(path, value, createIntermediates: true)
         case .insert(let path, let value):
-            return try applyInsert(try path.validated(), value)
+            let path = try path.validated()
+            try Self.checkDepth(of: value, at: path)
+            return try applyInsert(path, value)
         case .remove(let path):
             return try applyRemove(try path.validated())
         case .merge(let path, let members):
-            return try applyMerge(try path.validated(), members, createIntermediates: true)
+            let path = try path.validated()
+            try Self.checkDepth(of: .object(members), at: path)
+            return try applyMerge(path, members, createIntermediates: true)
         }
     }
 

@@ -3,6 +3,7 @@ extension StoreValue {
     /// Used by replay, revert and rewind; a patch that does not apply throws and changes nothing.
     public mutating func apply(patch: StorePatch) throws(StoreError) {
         let path = try patch.keyPath.validated()
+        if let new = patch.newValue { try Self.checkDepth(of: new, at: path) }
         switch patch.op {
         case .set:
             guard let new = patch.newValue else { throw .badRequest("a set patch needs a new value", at: path) }

@@ -120,6 +120,7 @@ public final class DefaultStoreFactory: Sendable {
         var needsSave = true
         do {
             if let saved = try driver.load() {
+                try Self.checkDepth(saved.root, of: id)
                 if saved.version.major == version.major {
                     root = saved.root
                     needsSave = saved.version != version
@@ -147,6 +148,16 @@ public final class DefaultStoreFactory: Sendable {
             }
         }
         return store
+    }
+
+    /// Refuses saved data deeper than a store may hold (written before the limit, or by hand), which the tree
+    /// walks are not sized for.
+    private static func checkDepth(_ root: StoreValue, of id: StoreID) throws(StoreError) {
+        guard root.depth(limit: StoreLimits.maxDepth) > StoreLimits.maxDepth else { return }
+        throw StoreError(
+            code: .persistence,
+            message: "the saved data of \(id) nests deeper than \(StoreLimits.maxDepth) levels, more than a store "
+                + "may hold; flatten it (or move it away) and start again")
     }
 
     private func driver(for id: StoreID) -> (any PersistenceDriver)? {

@@ -73,8 +73,16 @@ public struct StoreKeyPath: Sendable, Hashable {
     }
 
     /// The parsed path, or the error that says why it is unusable.
+    /// Also refuses a path longer than ``StoreLimits/maxPathSegments`` (`bad_path`), naming only its start.
     func validated() throws(StoreError) -> StoreKeyPath {
         if let parseError { throw .badPath(parseError) }
+        guard segments.count <= StoreLimits.maxPathSegments else {
+            throw StoreError(
+                code: .badPath,
+                message: "the path \"\(abbreviated)\" has \(segments.count) segments; a store path has at most "
+                    + "\(StoreLimits.maxPathSegments)",
+                keyPath: nil)
+        }
         return self
     }
 }

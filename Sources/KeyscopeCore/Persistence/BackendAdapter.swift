@@ -24,7 +24,9 @@ public final class InMemoryBackend: BackendAdapter {
 
     public func pull(namespace: String) throws -> PersistedState? {
         guard let bytes = documents.withLock({ $0[namespace] }) else { return nil }
-        return try PersistedState(document: StoreValue(jsonBytes: bytes), source: "backend namespace \(namespace)")
+        return try PersistedState(
+            document: StoreValue(jsonBytes: bytes, maxDepth: StoreLimits.maxDepth + 1),
+            source: "backend namespace \(namespace)")
     }
 
     public func push(_ state: PersistedState, namespace: String) throws {

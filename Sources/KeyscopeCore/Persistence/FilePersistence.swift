@@ -15,9 +15,13 @@ struct FilePersistence: PersistenceDriver {
         }
         let document: StoreValue
         do {
-            document = try StoreValue(jsonData: data)
+            // The document wraps the root in one more object.
+            document = try StoreValue(jsonData: data, maxDepth: StoreLimits.maxDepth + 1)
         } catch {
-            throw StoreError(code: .persistence, message: "\(url.path) does not parse: \(error)")
+            throw StoreError(
+                code: .persistence,
+                message: "\(url.path) does not parse: \(error) (a store nests at most \(StoreLimits.maxDepth) levels, "
+                    + "one more with the file's {\"version\", \"root\"} wrapping)")
         }
         return try PersistedState(document: document, source: url.path)
     }

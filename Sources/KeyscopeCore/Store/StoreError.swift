@@ -30,6 +30,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let persistence = Code(rawValue: "persistence")
         /// The store's gate does not allow writes now (a preference mirror with editing turned off).
         public static let readOnly = Code(rawValue: "read_only")
+        /// The write would build a value past a store's limits (``StoreLimits/maxDepth``).
+        public static let tooLarge = Code(rawValue: "too_large")
     }
 
     /// The kind of error.

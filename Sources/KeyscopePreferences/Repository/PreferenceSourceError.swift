@@ -33,6 +33,8 @@ public struct PreferenceSourceError: Error, Sendable, Hashable, CustomStringConv
         public static let readOnly = Code(rawValue: "read_only")
         /// The container is not among the scanned ones, or the key is not there.
         public static let unknownKey = Code(rawValue: "unknown_key")
+        /// A value nested deeper than a suite takes (``PlistConversion/maxSuiteDepth``).
+        public static let tooLarge = Code(rawValue: "too_large")
     }
 
     /// The kind of error.
@@ -67,6 +69,7 @@ extension PreferenceSourceError {
         case .typeMismatch: HubError(code: .typeMismatch, message: message)
         case .readOnly: HubError(code: .readOnly, message: message)
         case .unknownKey: HubError(code: .unknownKey, message: message)
+        case .tooLarge: HubError(code: .tooLarge, message: message)
         default: HubError(code: .badRequest, message: message)
         }
     }
@@ -76,6 +79,7 @@ extension PreferenceSourceError {
         switch code {
         case .typeMismatch: StoreError(code: .typeMismatch, message: message)
         case .readOnly: StoreError(code: .readOnly, message: message)
+        case .tooLarge: StoreError(code: .tooLarge, message: message)
         default: StoreError(code: .badRequest, message: message)
         }
     }

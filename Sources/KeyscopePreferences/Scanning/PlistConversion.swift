@@ -22,12 +22,25 @@ import CoreFoundation
 /// takes an ISO 8601 string, a `data` one a base64 string, and a `number` one an integer. Null, colors and URLs
 /// have no plist form (`type_mismatch`).
 enum PlistConversion {
+    /// The deepest a value written to a suite may nest (JSON levels, as ``KeyscopeCore/StoreValue/depth(limit:)``
+    /// counts them): corelibs Foundation validates and deep-copies a nested property list in `UserDefaults.set`
+    /// by bridging each container's whole subtree again, in time cubic in its depth (0.23 s at 80 levels, over
+    /// 30 s at 400). Preferences are shallow; 32 levels take milliseconds.
+    static let maxSuiteDepth = 32
+
     /// `object` as a StoreValue and its type.
     /// - Throws: `type_mismatch` for a value with no StoreValue form (a dictionary with non-string keys, an
-    ///   unknown class), naming `key`.
-    static func decode(_ object: Any, key: String) throws(PreferenceSourceError) -> (
+    ///   unknown class, arrays and dictionaries nested deeper than a store may hold, ``StoreLimits/maxDepth``),
+    ///   naming `key`. `depth` is the number of containers around `object`: another app's suite may hold any
+    ///   nesting, and this walk recurses once per level.
+    static func decode(_ object: Any, key: String, depth: Int = 0) throws(PreferenceSourceError) -> (
         value: StoreValue, type: PreferenceValueType
     ) {
+        guard depth < StoreLimits.maxDepth else {
+            throw .typeMismatch(
+                "key \(PreferenceNames.quoted(key)) nests arrays and dictionaries deeper than "
+                    + "\(StoreLimits.maxDepth - 1) levels, more than a store may hold")
+        }
         guard let object = unwrap(object) else {
             throw .typeMismatch("key \(PreferenceNames.quoted(key)) holds no value (a nil)")
         }
@@ -39,10 +52,10 @@ enum PlistConversion {
         case let elements as [Any]:
             var values: [StoreValue] = []
             values.reserveCapacity(elements.count)
-            for element in elements { values.append(try decode(element, key: key).value) }
+            for element in elements { values.append(try decode(element, key: key, depth: depth + 1).value) }
             return (.array(values), .array)
         case let members as [String: Any]:
-            return (.object(try decodeMembers(members, key: key)), .object)
+            return (.object(try decodeMembers(members, key: key, depth: depth + 1)), .object)
         case let members as [AnyHashable: Any]:
             var strings: [String: Any] = [:]
             for (name, value) in members {
@@ -51,7 +64,7 @@ enum PlistConversion {
                 }
                 strings[name] = value
             }
-            return (.object(try decodeMembers(strings, key: key)), .object)
+            return (.object(try decodeMembers(strings, key: key, depth: depth + 1)), .object)
         default:
             throw .typeMismatch(
                 "key \(PreferenceNames.quoted(key)) holds a \(type(of: object)), which is not a property-list value")
@@ -65,6 +78,12 @@ enum PlistConversion {
     static func encode(_ value: StoreValue, like template: Any?, key: String, strict: Bool = true)
         throws(PreferenceSourceError) -> Any
     {
+        if strict, value.depth(limit: maxSuiteDepth) > maxSuiteDepth {
+            throw PreferenceSourceError(
+                code: .tooLarge,
+                message: "\(PreferenceNames.quoted(key)) would nest more than \(maxSuiteDepth) levels of arrays and "
+                    + "dictionaries, more than a UserDefaults suite takes here; keep preferences flatter")
+        }
         let template = template.flatMap(unwrap)
         switch (value, template) {
         case (.string(let text), is Date):
@@ -135,12 +154,12 @@ enum PlistConversion {
 
     // MARK: Details
 
-    private static func decodeMembers(_ members: [String: Any], key: String) throws(PreferenceSourceError)
-        -> [String: StoreValue]
+    private static func decodeMembers(_ members: [String: Any], key: String, depth: Int)
+        throws(PreferenceSourceError) -> [String: StoreValue]
     {
         var values: [String: StoreValue] = [:]
         values.reserveCapacity(members.count)
-        for (name, member) in members { values[name] = try decode(member, key: key).value }
+        for (name, member) in members { values[name] = try decode(member, key: key, depth: depth).value }
         return values
     }
 

@@ -491,3 +491,7 @@ def test_a_read_only_server_offers_no_rewind(page):
     wait_for(page, lambda d: by_testid(d, "log-detail").is_displayed(), "the detail did not open")
     rewind = page.find_elements(By.CSS_SELECTOR, '[data-testid="detail-rewind"]')
     assert not rewind, "rewind offered on a read-only server"
+    # Nor recording: the server refuses to start one (a recording writes a file).
+    button = by_testid(page, "record-button")
+    wait_for(page, lambda d: not button.is_enabled(), "the Record button is enabled on a read-only server")
+    assert "read-only" in (button.get_attribute("title") or "")
