@@ -59,3 +59,13 @@ def test_tail_follows_the_log_and_filters_by_prefix(server):
                 patch["path"] == "cart" or patch["path"].startswith(("cart.", "cart["))
                 for patch in line["patches"]
             )
+
+
+def test_open_prints_the_dashboard_url_with_the_token(server):
+    opened = run(server, "open")
+    assert opened.returncode == 0, opened.stderr
+    assert opened.stdout.strip() == f"{server.base_url}/?token={server.token}"
+    by_port = run(server, "open", "--port", str(server.port))
+    assert by_port.returncode == 0 and by_port.stdout == opened.stdout, by_port.stderr
+    missing = run(server, "open", "--port", "1")
+    assert missing.returncode == 1 and "1" in missing.stderr, missing.stderr
