@@ -82,7 +82,9 @@ final class ServiceThread: Sendable {
             listening.signal()
             return
         }
-        let port = lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))
+        let vhost = lws_get_vhost_by_name(context, "default")
+        let port = lws_get_vhost_listen_port(vhost)
+        if let vhost { core.adoptCaptureWatch(vhost) }
         core.policy = HostPolicy(
             port: Int(port), extraHosts: options.allowedHosts, extraOrigins: options.allowedOrigins)
         core.waker.context.withLock { $0 = ContextHandle(pointer: context) }
