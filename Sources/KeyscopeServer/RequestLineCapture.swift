@@ -31,6 +31,8 @@ struct RequestLineCapture {
     private var lines: [OpaquePointer: [UInt8]] = [:]
     /// Scratch space for peeks.
     private var buffer: [UInt8]
+    /// Connections held during this turn of the service loop (see ``settleNewHolds()``).
+    private var justHeld: Set<OpaquePointer> = []
 
     init(maxHeaderBytes: Int) {
         buffer = [UInt8](repeating: 0, count: max(1024, maxHeaderBytes))
@@ -49,8 +51,22 @@ struct RequestLineCapture {
         guard watch.watch(fd) else { return false }  // no watch: the line is left to lws alone
         heldBySocket[fd] = wsi
         sockets[wsi] = fd
-        _ = lws_rx_flow_control(wsi, 0)
+        _ = lws_rx_flow_control(wsi, Int32(LWS_RXFLOW_REASON_FLAG_PROCESS_NOW))
+        justHeld.insert(wsi)
         return false
+    }
+
+    /// After each turn of lws's service loop: lws 4.1 attaches a header table to a new connection after the
+    /// accept callback and, doing so, asks its poll for POLLIN again whatever the connection's flow control says.
+    /// It then never reads the socket (the connection is flow-controlled) but its poll reports it readable at every
+    /// turn: a busy loop over every held connection (what held a core in issue 23, with the timers). Telling lws
+    /// again once the accept is done takes the socket out of its poll for good.
+    mutating func settleNewHolds() {
+        guard !justHeld.isEmpty else { return }
+        for wsi in justHeld where sockets[wsi] != nil {
+            _ = lws_rx_flow_control(wsi, Int32(LWS_RXFLOW_REASON_FLAG_PROCESS_NOW))
+        }
+        justHeld.removeAll(keepingCapacity: true)
     }
 
     /// The watch's descriptor is readable: peeks at each held socket that had news, and hands back to lws those
@@ -83,6 +99,7 @@ struct RequestLineCapture {
             heldBySocket[fd] = nil
             watch.unwatch(fd)
         }
+        justHeld.remove(wsi)
         lines[wsi] = nil
     }
 
