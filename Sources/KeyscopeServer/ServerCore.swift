@@ -100,7 +100,11 @@ final class ServerCore: @unchecked Sendable {
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
         _ input: UnsafeMutableRawPointer?, _ length: Int
     ) -> Int32 {
-        if options.conformanceEcho, let answer = handleEcho(wsi, reason, input, length) { return answer }
+        if options.conformanceEcho, let answer = handleEcho(wsi, reason, input, length) {
+            if reason == LWS_CALLBACK_ESTABLISHED { connections.advance(wsi, to: .webSocket) }
+            if reason == LWS_CALLBACK_HTTP { connections.advance(wsi, to: .answering) }
+            return answer
+        }
         switch reason {
         case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
             accepted(wsi)
