@@ -4,6 +4,11 @@
 
 #include <libwebsockets.h>
 
+#if defined(__linux__)
+// The request-line capture's readiness watch (KeyscopeServer/ReadinessWatch.swift): Glibc's Swift module has no epoll.
+#include <sys/epoll.h>
+#endif
+
 /// `LWS_PRE` (the headroom lws_write needs before the payload) is a macro over a macro, which Swift cannot import.
 static inline size_t kws_pre(void) { return LWS_PRE; }
 

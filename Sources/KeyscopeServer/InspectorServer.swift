@@ -173,6 +173,12 @@ public final class InspectorServer: Sendable {
         guard options.headerTimeout >= .seconds(1) else {
             throw .invalidOption("the header timeout must be at least 1 second")
         }
+        guard options.maxConnections >= 2 else {
+            throw .invalidOption("the connection limit must be at least 2, not \(options.maxConnections)")
+        }
+        guard options.stalledClientTimeout >= .seconds(1) else {
+            throw .invalidOption("the stalled-client timeout must be at least 1 second")
+        }
         guard !options.conformanceEcho || options.isLoopback else {
             throw .invalidOption("the conformance echo listens on loopback only, not on \(options.host)")
         }

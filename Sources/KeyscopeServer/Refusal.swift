@@ -16,7 +16,11 @@ struct Refusal: Sendable, Hashable {
 
     /// Headers this refusal needs beside the usual ones.
     var extraHeaders: [(name: String, value: String)] {
-        status == 401 ? [("www-authenticate", "Bearer")] : []
+        switch status {
+        case 401: [("www-authenticate", "Bearer")]
+        case 503: [("retry-after", "1")]
+        default: []
+        }
     }
 
     /// The whole HTTP/1.1 response as bytes, security headers included, for the two places where lws's header
@@ -33,6 +37,6 @@ struct Refusal: Sendable, Hashable {
 
     private static let reasons = [
         400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-        431: "Request Header Fields Too Large",
+        413: "Payload Too Large", 431: "Request Header Fields Too Large", 503: "Service Unavailable",
     ]
 }

@@ -13,60 +13,76 @@ import Darwin
 /// a raw `;` or `&` cuts the path, and a bad escape such as `%zz` gets lws's own HTML 403. `PUT /tune/:key/:value`
 /// and `/api/preferences/:source/:container/:key` need the segments as sent, so the server reads the request line
 /// itself, without consuming it: when lws accepts a connection, its socket is peeked (`MSG_PEEK`); when the line is
-/// not all there yet, lws is told not to read the socket (`lws_rx_flow_control`) and the peek is repeated on a
-/// per-connection lws timer until the line is complete (or the client closes, or the line is over the header limit,
-/// or the header timeout passes), then reading resumes.
-/// lws then reads and parses the same bytes as usual; only ``ServerCore`` looks at the captured line.
+/// not all there yet, lws is told not to read the socket (`lws_rx_flow_control`) and the socket joins a
+/// ``ReadinessWatch``, whose one descriptor lws polls with the others. The socket is peeked again only when new bytes
+/// (or a hang-up) arrive, until the line is complete, the client closed, or the line is over the header limit; then
+/// reading resumes. A held connection costs no timer and no CPU while its client sends nothing; lws's own header
+/// timeout still drops it. lws then reads and parses the same bytes as usual; only ``ServerCore`` looks at the
+/// captured line.
 ///
 /// Service thread only, like every lws call.
 struct RequestLineCapture {
-    /// The connections whose request line is not complete yet, with the number of peeks so far.
-    private var held: [OpaquePointer: Int] = [:]
+    /// Tells when held sockets have news.
+    let watch = ReadinessWatch()
+    /// The held connections (their request line is not complete yet), by socket, and their sockets.
+    private var heldBySocket: [Int32: OpaquePointer] = [:]
+    private var sockets: [OpaquePointer: Int32] = [:]
     /// Complete request lines (without CR LF) of connections whose request lws has not handed over yet.
     private var lines: [OpaquePointer: [UInt8]] = [:]
     /// Scratch space for peeks.
     private var buffer: [UInt8]
-    /// How many peeks a connection may wait for before its request line is left to lws alone.
-    private let maxPeeks: Int
+    /// Connections held during this turn of the service loop (see ``settleNewHolds()``).
+    private var justHeld: Set<OpaquePointer> = []
 
-    init(maxHeaderBytes: Int, headerTimeout: Duration) {
+    init(maxHeaderBytes: Int) {
         buffer = [UInt8](repeating: 0, count: max(1024, maxHeaderBytes))
-        let seconds = Double(headerTimeout.components.seconds)
-        maxPeeks = Self.fastPeeks + Int(seconds * 1_000_000 / Double(Self.slowInterval)) + 1
     }
 
-    /// Peeks this often for the first ``fastPeeks`` peeks (a request line split over TCP segments)…
-    static let fastInterval: lws_usec_t = 1_000
-    static let fastPeeks = 20
-    /// …then this often (a client that connected and is slow to send, or sends nothing).
-    static let slowInterval: lws_usec_t = 25_000
+    /// How many connections are held, waiting for the rest of their request line.
+    var heldCount: Int { sockets.count }
 
     /// lws accepted a connection: keep its request line if it is there, else hold the socket until it is. Returns
     /// whether the line was kept now.
     mutating func accepted(_ wsi: OpaquePointer) -> Bool {
         if peek(wsi) { return lines[wsi] != nil }
-        held[wsi] = 0
-        _ = lws_rx_flow_control(wsi, 0)
-        lws_set_timer_usecs(wsi, Self.fastInterval)
+        let fd = lws_get_socket_fd(wsi)
+        // A descriptor number lws reuses: whatever held it before is gone.
+        if let stale = heldBySocket[fd] { forget(stale) }
+        guard watch.watch(fd) else { return false }  // no watch: the line is left to lws alone
+        heldBySocket[fd] = wsi
+        sockets[wsi] = fd
+        _ = lws_rx_flow_control(wsi, Int32(LWS_RXFLOW_REASON_FLAG_PROCESS_NOW))
+        justHeld.insert(wsi)
         return false
     }
 
-    /// The connection's timer fired: peek again; release the socket to lws once there is nothing more to wait for.
-    /// Returns whether the line was kept now.
-    mutating func timer(_ wsi: OpaquePointer) -> Bool {
-        guard let peeks = held[wsi] else { return false }
-        if peek(wsi) || peeks + 1 >= maxPeeks {
-            held[wsi] = nil
-            _ = lws_rx_flow_control(wsi, Int32(1 | LWS_RXFLOW_REASON_FLAG_PROCESS_NOW))
-            return lines[wsi] != nil
+    /// After each turn of lws's service loop: lws 4.1 attaches a header table to a new connection after the
+    /// accept callback and, doing so, asks its poll for POLLIN again whatever the connection's flow control says.
+    /// It then never reads the socket (the connection is flow-controlled) but its poll reports it readable at every
+    /// turn: a busy loop over every held connection (what held a core in issue 23, with the timers). Telling lws
+    /// again once the accept is done takes the socket out of its poll for good.
+    mutating func settleNewHolds() {
+        guard !justHeld.isEmpty else { return }
+        for wsi in justHeld where sockets[wsi] != nil {
+            _ = lws_rx_flow_control(wsi, Int32(LWS_RXFLOW_REASON_FLAG_PROCESS_NOW))
         }
-        held[wsi] = peeks + 1
-        lws_set_timer_usecs(wsi, peeks + 1 < Self.fastPeeks ? Self.fastInterval : Self.slowInterval)
-        return false
+        justHeld.removeAll(keepingCapacity: true)
     }
 
-    /// Whether `wsi` is waiting for its request line (its timer is the capture's).
-    func isHolding(_ wsi: OpaquePointer) -> Bool { held[wsi] != nil }
+    /// The watch's descriptor is readable: peeks at each held socket that had news, and hands back to lws those
+    /// with nothing more to wait for. Returns the connections whose line was kept now.
+    mutating func watchReported() -> [OpaquePointer] {
+        var kept: [OpaquePointer] = []
+        for fd in watch.drain() {
+            guard let wsi = heldBySocket[fd], peek(wsi) else { continue }
+            release(wsi)
+            if lines[wsi] != nil { kept.append(wsi) }
+        }
+        return kept
+    }
+
+    /// Whether `wsi` is waiting for the rest of its request line.
+    func isHolding(_ wsi: OpaquePointer) -> Bool { sockets[wsi] != nil }
 
     /// The kept request line of `wsi`, left in place.
     func line(_ wsi: OpaquePointer) -> [UInt8]? { lines[wsi] }
@@ -77,10 +93,22 @@ struct RequestLineCapture {
         lines.removeValue(forKey: wsi)
     }
 
-    /// The connection is gone.
+    /// The connection is gone (or about to be closed).
     mutating func forget(_ wsi: OpaquePointer) {
-        held[wsi] = nil
+        if let fd = sockets.removeValue(forKey: wsi) {
+            heldBySocket[fd] = nil
+            watch.unwatch(fd)
+        }
+        justHeld.remove(wsi)
         lines[wsi] = nil
+    }
+
+    /// Lets lws read the socket again.
+    private mutating func release(_ wsi: OpaquePointer) {
+        guard let fd = sockets.removeValue(forKey: wsi) else { return }
+        heldBySocket[fd] = nil
+        watch.unwatch(fd)
+        _ = lws_rx_flow_control(wsi, Int32(1 | LWS_RXFLOW_REASON_FLAG_PROCESS_NOW))
     }
 
     /// Peeks at the socket; true when waiting is over (the line is complete and kept, or it never will be).

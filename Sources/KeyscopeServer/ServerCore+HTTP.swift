@@ -180,6 +180,9 @@ extension ServerCore {
         {
             return tooLarge(wsi)
         }
+        if let declared = request.value(WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap(Int.init), !bodyBudgetAllows(declared) {
+            return bodiesBusy(wsi)
+        }
         guard Self.hasBody(request) else { return completed(wsi, PendingBody(purpose: purpose)) }
         var pending = PendingBody(purpose: purpose)
         if request.value(WSI_TOKEN_HTTP_CONTENT_LENGTH) == nil,
@@ -205,6 +208,7 @@ extension ServerCore {
             bodies[wsi] = nil
             return tooLarge(wsi)
         }
+        guard bodyBudgetAllows(length) else { return bodiesBusy(wsi) }
         if let input, length > 0 {
             bodies[wsi]?.bytes.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
         }
@@ -214,6 +218,7 @@ extension ServerCore {
     /// The next bytes of a chunked body: decoded in place; answered once the last chunk is in, refused (and the
     /// connection closed) when it passes the limit or its framing breaks.
     private func chunkedBody(_ wsi: OpaquePointer, _ input: UnsafeRawBufferPointer) -> Int32 {
+        guard bodyBudgetAllows(input.count) else { return bodiesBusy(wsi) }
         let whole: Bool
         do throws(ChunkedDecoder.Failure) {
             whole = try bodies[wsi]?.receiveChunked(input, limit: options.maxBodyBytes) ?? false

@@ -1,31 +1,59 @@
 import CLibWebSockets
 import KeyscopeInspector
+import Logging
 
 /// The request line as sent, before lws parses it (see ``RequestLineCapture``): kept for the `/tune` and
 /// `/api/preferences` routes, and a `/tune/…` or `/api/preferences/…` path that cannot be decoded refused at once,
 /// while lws could still mangle it.
 extension ServerCore {
+    /// Hands the capture's ``ReadinessWatch`` to lws as a raw file descriptor, so that lws's own poll tells when a
+    /// held connection has news (`LWS_CALLBACK_RAW_RX_FILE`). Called once, when the context exists.
+    func adoptCaptureWatch(_ vhost: OpaquePointer) {
+        let watch = requestLines.watch
+        guard watch.isValid else {
+            logger.warning("no readiness watch for request lines: paths under /tune may arrive decoded by lws")
+            return
+        }
+        let adopted = lws_adopt_descriptor_vhost(
+            vhost, LWS_ADOPT_RAW_FILE_DESC, lws_sock_file_fd_type(filefd: watch.descriptor), nil, nil)
+        watch.handedToLws(adopted: adopted != nil)
+        captureWatchWSI = adopted
+        if adopted == nil {
+            logger.warning("lws refused the readiness watch: paths under /tune may arrive decoded by lws")
+        }
+    }
+
+    /// Whether `wsi` is the capture's watch (not a client connection).
+    func isCaptureWatch(_ wsi: OpaquePointer) -> Bool { wsi == captureWatchWSI }
+
     /// lws accepted a connection (`LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED`).
     func accepted(_ wsi: OpaquePointer) {
+        guard admit(wsi) else { return }
         if requestLines.accepted(wsi) { screen(wsi) }
     }
 
-    /// Whether the connection's lws timer is the capture's (the server sets no other).
+    /// The watch's descriptor is readable (`LWS_CALLBACK_RAW_RX_FILE`): held connections sent more.
+    func captureWatchReadable() {
+        for wsi in requestLines.watchReported() { screen(wsi) }
+    }
+
+    /// Whether the connection's lws timer is the server's (the one that closes a connection ``screen(_:)``
+    /// refused; the server sets no other).
     func ownsTimer(of wsi: OpaquePointer) -> Bool {
-        requestLines.isHolding(wsi) || refusedEarly.contains(wsi)
+        refusedEarly.contains(wsi)
     }
 
     /// A connection's timer fired (`LWS_CALLBACK_TIMER`); -1 closes a connection refused by ``screen(_:)``.
     func timerFired(_ wsi: OpaquePointer) -> Int32 {
-        if refusedEarly.remove(wsi) != nil { return -1 }
-        if requestLines.timer(wsi) { screen(wsi) }
-        return 0
+        refusedEarly.remove(wsi) != nil ? -1 : 0
     }
 
     /// The connection is gone (`LWS_CALLBACK_WSI_DESTROY`).
     func destroyed(_ wsi: OpaquePointer) {
         requestLines.forget(wsi)
         refusedEarly.remove(wsi)
+        connectionClosed(wsi)
+        if wsi == captureWatchWSI { captureWatchWSI = nil }
     }
 
     /// Refuses a request for `/tune/…` or `/api/preferences/…` whose path segments do not decode (a bad escape
@@ -40,6 +68,7 @@ extension ServerCore {
         RawRefusal.send(wsi, Refusal(status: 400, code: error.code.rawValue, message: error.message))
         _ = lws_rx_flow_control(wsi, Int32(LWS_RXFLOW_REASON_FLAG_PROCESS_NOW))
         refusedEarly.insert(wsi)
+        connections.advance(wsi, to: .answering)
         lws_set_timer_usecs(wsi, 1)
     }
 }

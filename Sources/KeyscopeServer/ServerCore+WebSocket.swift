@@ -15,6 +15,7 @@ extension ServerCore {
     /// A client is in: hello, then its snapshot (or, resuming with `?resume=SEQ`, the entries after SEQ).
     func established(_ wsi: OpaquePointer) -> Int32 {
         guard !stopping else { return -1 }
+        limitSendBuffer(wsi)
         let request = LwsRequest(wsi: wsi)
         let session: WebSocketSession
         if let resume = request.query("resume").flatMap(Int.init), resume >= 0 {
@@ -27,6 +28,7 @@ extension ServerCore {
             session.enqueue(snapshot.messageBytes())
         }
         sessions[wsi] = session
+        armStall(session, pushing: false)
         lws_callback_on_writable(wsi)
         return 0
     }
@@ -50,7 +52,16 @@ extension ServerCore {
         case .complete(let message, binary: false):
             run(message, for: session)
         }
-        if session.queuedBytes > Self.maxQueuedBytes { session.reading.setPaused(true, on: wsi) }
+        // lws hands over every frame of one read (up to 64 KiB, over a thousand small requests) in a row: past a
+        // few per turn, the rest waits for this client's next writable callback, so that one client sending
+        // requests as fast as it can leaves the others (and new connections) their turn.
+        session.requestsThisTurn += 1
+        if session.queuedBytes > Self.maxQueuedBytes || session.queuedCount >= Self.maxQueuedMessages
+            || session.requestsThisTurn >= Self.requestsPerTurn
+        {
+            session.reading.setPaused(true, on: wsi)
+        }
+        armStall(session, pushing: false)
         lws_callback_on_writable(wsi)
         return 0
     }
@@ -69,6 +80,10 @@ extension ServerCore {
     /// The socket can take more: one message per call (lws's rule), and ask again while there is more.
     func writable(_ wsi: OpaquePointer) -> Int32 {
         guard let session = sessions[wsi] else { return 0 }
+        session.requestsThisTurn = 0
+        if session.queuedBytes <= Self.maxQueuedBytes / 2, session.queuedCount < Self.maxQueuedMessages / 2 {
+            session.reading.setPaused(false, on: wsi)
+        }
         if session.incoming.overLimit {
             var reason = Array("message over \(options.maxMessageBytes) bytes".utf8)
             lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, &reason, reason.count)
@@ -81,12 +96,13 @@ extension ServerCore {
         }
         guard var message = session.nextMessage(maxEntries: Self.frameEntries, maxBytes: Self.frameBytes) else {
             writeAgainIfNeeded(session)
+            settleStall(session)
             return 0
         }
-        if session.queuedBytes <= Self.maxQueuedBytes / 2 { session.reading.setPaused(false, on: wsi) }
         guard message.write(to: wsi) else { return -1 }
         session.recycle(&message.bytes)
         writeAgainIfNeeded(session)
+        settleStall(session)
         return 0
     }
 }

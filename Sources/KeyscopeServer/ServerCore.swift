@@ -37,6 +37,12 @@ final class ServerCore: @unchecked Sendable {
     var bodies: [OpaquePointer: PendingBody] = [:]
     /// Each connection's request line as the client sent it (lws hands over only a decoded path).
     var requestLines: RequestLineCapture
+    /// The capture's readiness watch as lws polls it (a raw file wsi); `nil` before the context exists.
+    var captureWatchWSI: OpaquePointer?
+    /// Every client connection, its stage, and who makes room past ``ServerOptions/maxConnections``.
+    var connections: ConnectionTable<OpaquePointer>
+    /// Set while the connection cap is reached (said once in the log per episode).
+    var capReported = false
     /// Connections answered before lws parsed their request (see ``screen(_:)``), closed from their timer.
     var refusedEarly: Set<OpaquePointer> = []
     var stopping = false
@@ -51,6 +57,13 @@ final class ServerCore: @unchecked Sendable {
     /// The most bytes of replies and snapshots queued for one WebSocket client before the server stops reading its
     /// requests (until half of them went out): a client that asks and never reads cannot grow the server's memory.
     static let maxQueuedBytes = 4 << 20
+    /// The most requests one WebSocket client gets run between two of its writable callbacks (one turn of the
+    /// service loop): the rest of what it sent waits, unread, while other clients and connections have their turn.
+    static let requestsPerTurn = 4
+    /// The most replies and snapshots queued for one WebSocket client before the server stops reading its requests
+    /// (until half went out): with small replies, ``maxQueuedBytes`` alone would let a client that never reads have
+    /// thousands of snapshots made for it.
+    static let maxQueuedMessages = 64
 
     init(hub: InspectorHub, options: ServerOptions, token: AccessToken, files: StaticFiles?, logger: Logger) {
         self.hub = hub
@@ -59,8 +72,8 @@ final class ServerCore: @unchecked Sendable {
         self.files = files
         self.logger = logger
         self.executor = RequestExecutor(hub: hub, readOnly: options.readOnly, maxJSONDepth: options.maxJSONDepth)
-        self.requestLines = RequestLineCapture(
-            maxHeaderBytes: options.maxHeaderBytes, headerTimeout: options.headerTimeout)
+        self.requestLines = RequestLineCapture(maxHeaderBytes: options.maxHeaderBytes)
+        self.connections = ConnectionTable(capacity: options.maxConnections)
         self.policy = HostPolicy(
             port: options.port, extraHosts: options.allowedHosts, extraOrigins: options.allowedOrigins)
     }
@@ -87,7 +100,11 @@ final class ServerCore: @unchecked Sendable {
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
         _ input: UnsafeMutableRawPointer?, _ length: Int
     ) -> Int32 {
-        if options.conformanceEcho, let answer = handleEcho(wsi, reason, input, length) { return answer }
+        if options.conformanceEcho, let answer = handleEcho(wsi, reason, input, length) {
+            if reason == LWS_CALLBACK_ESTABLISHED { connections.advance(wsi, to: .webSocket) }
+            if reason == LWS_CALLBACK_HTTP { connections.advance(wsi, to: .answering) }
+            return answer
+        }
         switch reason {
         case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
             accepted(wsi)
@@ -97,11 +114,18 @@ final class ServerCore: @unchecked Sendable {
         case LWS_CALLBACK_WSI_DESTROY:
             destroyed(wsi)
             return lws_callback_http_dummy(wsi, reason, user, input, length)
+        case LWS_CALLBACK_RAW_RX_FILE where isCaptureWatch(wsi):
+            captureWatchReadable()
+            return 0
         case LWS_CALLBACK_HTTP:
-            return http(wsi)
+            let result = http(wsi)
+            // Waiting for its body, the request is not complete yet: it may still make room for newer ones.
+            if bodies[wsi] == nil { connections.advance(wsi, to: .answering) }
+            return result
         case LWS_CALLBACK_HTTP_BODY:
             return httpBody(wsi, input, length)
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+            connections.advance(wsi, to: .answering)
             return httpBodyCompleted(wsi)
         case LWS_CALLBACK_HTTP_FILE_COMPLETION:
             return -1  // one request per connection (see LwsResponse.send)
@@ -115,6 +139,7 @@ final class ServerCore: @unchecked Sendable {
             // The upgrade was confirmed above; this is a second line in case lws skips the confirmation.
             return upgradeRefusal(LwsRequest(wsi: wsi)) == nil ? 0 : 1
         case LWS_CALLBACK_ESTABLISHED:
+            connections.advance(wsi, to: .webSocket)
             return established(wsi)
         case LWS_CALLBACK_RECEIVE:
             return receive(wsi, input, length)

@@ -2,7 +2,8 @@ public import Foundation
 import KeyscopeCore
 
 /// How an ``InspectorServer`` listens, whom it lets in, and its limits. The defaults are PROTOCOL.md's: loopback,
-/// port 8081, a random token, 16 KiB of headers, 4 MiB bodies and messages, 10 s to send the headers.
+/// port 8081, a random token, 16 KiB of headers, 4 MiB bodies and messages, 10 s to send the headers; and 256
+/// connections (docs/hardening.md lists every limit).
 ///
 /// ```swift
 /// var options = ServerOptions()
@@ -29,6 +30,17 @@ public struct ServerOptions: Sendable, Hashable {
     public var maxMessageBytes: Int = 4 << 20
     /// How long a new connection may take to send its request headers before it is dropped.
     public var headerTimeout: Duration = .seconds(10)
+    /// The most client connections open at once (HTTP and WebSocket). Past it, the connection that has waited
+    /// longest without completing its request is answered 503 `unavailable` and closed to make room; when every
+    /// connection is being answered or is a WebSocket client, the new one gets that answer instead. Each takes one
+    /// file descriptor of the process, so keep it well under the descriptor limit (`ulimit -n`).
+    public var maxConnections: Int = 256
+    /// The most bytes of HTTP request bodies the server holds at once, over every connection (at least
+    /// ``maxBodyBytes``): a body that would pass it is answered 503 `unavailable` and its connection closed.
+    public var maxBufferedBodyBytes: Int = 32 << 20
+    /// How long a WebSocket client may leave a message only partly taken (its socket full: it does not read)
+    /// before the server drops the connection; the client reconnects and resynchronises.
+    public var stalledClientTimeout: Duration = .seconds(30)
     /// More names accepted in `Host` (and in `Origin`'s host), beside `localhost`, `127.0.0.1` and `[::1]`.
     public var allowedHosts: [String] = []
     /// More origins accepted exactly as given (`http://localhost:5173`), beside `http://ALLOWED-HOST:PORT`.

@@ -82,7 +82,9 @@ final class ServiceThread: Sendable {
             listening.signal()
             return
         }
-        let port = lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))
+        let vhost = lws_get_vhost_by_name(context, "default")
+        let port = lws_get_vhost_listen_port(vhost)
+        if let vhost { core.adoptCaptureWatch(vhost) }
         core.policy = HostPolicy(
             port: Int(port), extraHosts: options.allowedHosts, extraOrigins: options.allowedOrigins)
         core.waker.context.withLock { $0 = ContextHandle(pointer: context) }
@@ -91,6 +93,7 @@ final class ServiceThread: Sendable {
 
         while !core.finished && !core.forced {
             _ = lws_service(context, 0)
+            core.requestLines.settleNewHolds()
         }
         core.waker.context.withLock { $0 = nil }
         lws_context_destroy(context)

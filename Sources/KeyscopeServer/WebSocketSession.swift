@@ -33,12 +33,22 @@ final class WebSocketSession {
     /// bound (issue 8: a `resync` every 10 ms grew the server by 24 MiB in 6 s); past ``ServerCore/maxQueuedBytes``
     /// the server stops reading from it until the outbox drains (``reading``), so the client's sends block.
     private(set) var queuedBytes = 0
-    /// Paused while the outbox is full.
+    /// Paused while the outbox is full, and after ``ServerCore/requestsPerTurn`` requests until the next writable
+    /// callback.
     var reading = ReadFlow()
+    /// Requests received since the last writable callback.
+    var requestsThisTurn = 0
+    /// When the connection's deadline to take what waits for it was last set; `nil` while it has none
+    /// (``ServerCore/armStall(_:pushing:)``).
+    var stallArmedAt: ContinuousClock.Instant?
+
+    /// Messages waiting in the outbox.
+    private(set) var queuedCount = 0
 
     func enqueue(_ message: [UInt8]) {
         outbox.append(message)
         queuedBytes += message.count
+        queuedCount += 1
     }
 
     var hasQueuedMessages: Bool { !outbox.isEmpty }
@@ -95,6 +105,7 @@ final class WebSocketSession {
     private func dequeue() -> [UInt8]? {
         guard let message = outbox.popFirst() else { return nil }
         queuedBytes -= message.count
+        queuedCount -= 1
         return message
     }
 }

@@ -129,6 +129,20 @@ struct ServeCommand: AsyncParsableCommand {
         name: .long, help: ArgumentHelp("Seconds a client has to send its request headers.", valueName: "SECONDS"))
     var headerTimeout: Int = 10
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Most connections open at once; past it, those that have not sent their request make room (503).",
+            valueName: "N"))
+    var maxConnections: Int = ServerOptions().maxConnections
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds a WebSocket client that stopped reading keeps its connection before it is dropped.",
+            valueName: "SECONDS"))
+    var stalledClientTimeout: Int = 30
+
     @Option(name: .long, help: ArgumentHelp("Also accept this name in Host (repeatable).", valueName: "NAME"))
     var allowHost: [String] = []
 
@@ -217,6 +231,12 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--tunables and --no-tunables cannot be used together.")
         }
         guard headerTimeout >= 1 else { throw ValidationError("--header-timeout must be at least 1 second.") }
+        guard maxConnections >= 2 else {
+            throw ValidationError("--max-connections must be at least 2; got \(maxConnections).")
+        }
+        guard stalledClientTimeout >= 1 else {
+            throw ValidationError("--stalled-client-timeout must be at least 1 second.")
+        }
         guard logEntries >= 1, logBytes.bytes >= 1 else {
             throw ValidationError("--log-entries and --log-bytes must be at least 1.")
         }
@@ -322,6 +342,8 @@ struct ServeCommand: AsyncParsableCommand {
         options.maxMessageBytes = maxMessage.bytes
         options.maxHeaderBytes = maxHeader.bytes
         options.headerTimeout = .seconds(headerTimeout)
+        options.maxConnections = maxConnections
+        options.stalledClientTimeout = .seconds(stalledClientTimeout)
         options.allowedHosts = allowHost
         options.allowedOrigins = allowOrigin
         return options

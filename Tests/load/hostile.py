@@ -3,6 +3,7 @@
     python hostile.py never-read PORT TOKEN COUNT          COUNT WebSocket clients that never read a byte
     python hostile.py never-read-asking PORT TOKEN COUNT   …that also send a `resync` request every 10 ms
     python hostile.py slow-headers PORT TOKEN COUNT        COUNT connections sending their request 1 byte a second
+    python hostile.py half-open PORT TOKEN COUNT           COUNT connections that send part of a request line and wait
     python hostile.py fragments PORT TOKEN COUNT           one message in COUNT 1-byte fragments, then its reply
     python hostile.py abrupt PORT TOKEN COUNT              COUNT upgrades a second, each reset (RST) after hello
 
@@ -142,6 +143,32 @@ def slow_headers(port: int, token: str, count: int) -> dict:
             "refused": refused, "open_at_end": len(state)}
 
 
+def half_open(port: int, token: str, count: int) -> dict:
+    """COUNT connections that send part of a request line and wait; those the server answers (503 past its
+    connection cap) or drops are counted and not reopened."""
+    socks = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(b"GET /api/hea")
+        sock.setblocking(False)
+        socks.append(sock)
+    print("ready", flush=True)
+    while not stopping:
+        time.sleep(0.2)
+    answered = closed = 0
+    for sock in socks:
+        try:
+            data = sock.recv(4096)
+            answered += bool(data)
+            closed += not data
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed += 1
+        sock.close()
+    return {"connections": count, "answered_503": answered, "closed": closed, "open_at_end": count - answered - closed}
+
+
 def fragments(port: int, token: str, count: int) -> dict:
     ws = RawWebSocket(LoopbackAddress(port, token))
     if not ws.accepted:
@@ -208,6 +235,8 @@ def main() -> None:
         result = never_read(port, token, count, asking=True)
     elif mode == "slow-headers":
         result = slow_headers(port, token, count)
+    elif mode == "half-open":
+        result = half_open(port, token, count)
     elif mode == "fragments":
         result = fragments(port, token, count)
     elif mode == "abrupt":
