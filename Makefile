@@ -26,7 +26,8 @@ SHELL := bash
 
 # What `make format` and `make lint` look at: only the paths that exist (Tests/ and Benchmarks/ may be empty).
 FORMAT_PATHS := $(wildcard Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources \
-	Fuzz/Package.swift Fuzz/Sources Leaks/Package.swift Leaks/Sources)
+	Fuzz/Package.swift Fuzz/Sources Leaks/Package.swift Leaks/Sources Examples/shop-service/Package.swift \
+	Examples/shop-service/Sources Examples/shop-service/Tests)
 SWIFT_FORMAT_FLAGS := --configuration .swift-format --recursive --parallel
 
 .PHONY: help deps build run test test-swift test-js test-e2e test-browser example conformance load bench bench-browser bench-tunables bench-recording bench-report fixtures fuzz leaks format lint clean
