@@ -47,7 +47,14 @@ enum LwsLogging {
         return failures.withLock { $0.removeValue(forKey: thread) }
     }
 
-    private static var threadKey: UInt { UInt(pthread_self()) }
+    private static var threadKey: UInt {
+        // pthread_t is an integer on Linux and a pointer on Apple platforms.
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
 
     private static func note(_ failure: ParseFailure) {
         let thread = threadKey

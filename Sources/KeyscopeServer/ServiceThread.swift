@@ -33,21 +33,29 @@ final class ServiceThread: Sendable {
     }
 
     /// Names the calling OS thread (what top -H, perf and /proc show), which Foundation's `Thread.name` does not do
-    /// on Linux. Through /proc/thread-self/comm: the glibc call for it is not visible to Swift.
+    /// on Linux. There through /proc/thread-self/comm: the glibc call for it is not visible to Swift; on Apple
+    /// platforms `pthread_setname_np` names the calling thread.
     private func nameOSThread(_ name: String) {
+        #if os(Linux)
         guard let file = fopen("/proc/thread-self/comm", "w") else { return }
         fputs(name, file)
         fclose(file)
+        #elseif canImport(Darwin)
+        _ = pthread_setname_np(name)
+        #endif
     }
 
     /// Sets this thread's nice value (``ServerOptions/serviceThreadNice``). On Linux `setpriority` with
-    /// `PRIO_PROCESS` and 0 changes the calling thread only (nice values are per thread there).
+    /// `PRIO_PROCESS` and 0 changes the calling thread only (nice values are per thread there). Elsewhere it would
+    /// lower the whole process, so the thread keeps its priority.
     private func lowerPriority(to nice: Int) {
+        #if os(Linux)
         let nice = Int32(min(max(nice, 0), 19))
         guard nice > 0 else { return }
         if setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice) != 0 {
             core.logger.notice("could not lower the service thread's priority (nice \(nice)): errno \(errno)")
         }
+        #endif
     }
 
     private func run() {
