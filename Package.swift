@@ -181,6 +181,7 @@ let package = Package(
                 "KeyscopePreferences",
                 "KeyscopeSecrets",
                 "KeyscopeRecording",
+                "KeyscopeRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -169,6 +169,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Preferences, secrets and watches")
     var preferences: PreferencesOptions
 
+    @OptionGroup(title: "Backend storage on Redis (docs/fleet.md)")
+    var redisOptions: RedisOptions
+
     @Option(name: .long, help: "Level of log messages on stderr.")
     var logLevel: LogLevelOption = .warning
 
@@ -224,6 +227,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--tunables: \(error)")
         }
+        let backend = try redisOptions.makeBackend()
         let hub = InspectorHub(
             registry: .shared,
             options: HubOptions(maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: readOnly),
@@ -257,6 +261,12 @@ struct ServeCommand: AsyncParsableCommand {
             configuration: DemoConfiguration(
                 rate: rate, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)), stateDirectory: directory,
                 catalogKeys: demoKeys))
+        // The shop's shared settings (app/backend:shop): in Redis with --redis, shared live with other instances.
+        let shared = DemoSharedSettings(backend: backend)
+        if let place = RedisOptions.describe(backend) {
+            Console.error("Backend store app/backend:\(DemoSharedSettings.namespace) lives in \(place)")
+        }
+        shared.start(seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)))
         let clock = ContinuousClock()
         let (began, changesBefore) = (clock.now, demo.changes)
         demo.start()
@@ -268,6 +278,7 @@ struct ServeCommand: AsyncParsableCommand {
         recordings.stopAll()
         server.stop()
         await demo.stop()
+        shared.stop()
         // How close the demo came to --rate, for whoever drives it hard (`--log-level notice` shows it).
         let seconds = (clock.now - began) / .seconds(1)
         let made = demo.changes - changesBefore
