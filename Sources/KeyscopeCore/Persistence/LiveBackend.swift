@@ -23,7 +23,8 @@ public protocol LiveBackendAdapter: BackendAdapter {
 public protocol BackendSync: AnyObject, Sendable {
     /// A change made in this process (never one that came through ``BackendLink/applyRemote(origin:_:)``), with the
     /// store's root after it. Called under the store's lock, in mutation order: note it and return at once (never
-    /// block, never call the store).
+    /// block, never call the store). Do not keep `root`: a reference to it makes the store's next write copy it
+    /// (read values later with ``BackendLink/read(_:)``).
     func localChange(_ change: StoreChange, root: StoreValue)
     /// Waits a bounded time for the local changes made so far to reach the backend (``KeyValueStore/flush()``).
     func flush()
@@ -67,11 +68,11 @@ public struct BackendStatus: Sendable, Hashable {
 
 /// How a live backend reaches the store it syncs. It holds the store weakly: syncing never keeps a store alive.
 public final class BackendLink: Sendable {
-    private let store: Mutex<WeakStore>
+    fileprivate let store: Mutex<WeakStore>
     /// The store's id.
     public let storeID: StoreID
 
-    private struct WeakStore: @unchecked Sendable {
+    fileprivate struct WeakStore: @unchecked Sendable {
         weak var store: KeyValueStore?
     }
 
@@ -101,6 +102,16 @@ public final class BackendLink: Sendable {
                 metadata: ["store": "\(storeID)", "origin": "\(origin)", "error": "\(error)"])
             return nil
         }
+    }
+}
+
+extension BackendLink {
+    /// Runs `body` with the store's current root under its write lock (no local change can happen meanwhile):
+    /// take what to push, and the values, together. Keep only what you need of the root. `nil` when the store is
+    /// gone. `body` must not call the store.
+    public func read<R>(_ body: (StoreValue) -> R) -> R? {
+        guard let target = store.withLock({ $0.store }) else { return nil }
+        return target.read(body)
     }
 }
 

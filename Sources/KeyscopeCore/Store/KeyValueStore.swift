@@ -257,6 +257,11 @@ public final class KeyValueStore: Store {
         state.withLock { $0.backendSync }?.status
     }
 
+    /// Runs `body` with the root under the lock (see ``BackendLink/read(_:)``).
+    func read<R>(_ body: (StoreValue) -> R) -> R {
+        state.withLock { body($0.root) }
+    }
+
     func attachBackendSync(_ sync: any BackendSync) {
         state.withLock { $0.backendSync = sync }
     }

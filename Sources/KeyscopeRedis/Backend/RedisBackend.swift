@@ -29,6 +29,8 @@ public final class RedisBackend: LiveBackendAdapter {
         public var blockTime: Duration = .seconds(1)
         /// Top-level keys per push at most.
         public var maxPushKeys = 256
+        /// How long the pusher lets writes gather before each push (adds that much to the sync latency).
+        public var pushCoalescing: Duration = .milliseconds(2)
 
         public init() {}
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import KeyscopeCore
 import Logging
 import Synchronization
@@ -7,7 +8,7 @@ extension RedisSync {
     /// Pending keys taken for one push: their values (nil: removed) and the change count each was taken at.
     struct Batch {
         var epoch: String
-        var sets: [(key: String, json: [UInt8])] = []
+        var sets: [(key: String, value: StoreValue)] = []
         var removals: [String] = []
         var taken: [String: UInt64] = [:]
     }
@@ -19,6 +20,9 @@ extension RedisSync {
             commandTimeout: backend.options.commandTimeout)
         var backoff = RedisBackoff()
         while !isStopped {
+            // A short wait lets a burst of writes gather into one push: fewer round trips, and the writers meet the
+            // pusher on the store's lock far less often (docs/fleet.md "Pushing").
+            Thread.sleep(forTimeInterval: backend.options.pushCoalescing.timeInterval)
             guard let batch = nextBatch() else {
                 pause(.milliseconds(500))
                 continue
@@ -47,22 +51,27 @@ extension RedisSync {
         }
     }
 
-    /// Up to `maxPushKeys` pending keys with their latest values, or `nil` when there is nothing to push yet.
+    /// Up to `maxPushKeys` pending keys with their current values (read under the store's lock, with the keys, so
+    /// no local change comes between), or `nil` when there is nothing to push yet.
     private func nextBatch() -> Batch? {
-        state.withLock { state -> Batch? in
-            guard !state.pending.isEmpty, !state.needsJoin, let epoch = state.epoch else { return nil }
-            var batch = Batch(epoch: epoch)
-            let root = state.latestRoot.objectValue ?? [:]
-            for (key, count) in state.pending.prefix(backend.options.maxPushKeys) {
-                batch.taken[key] = count
-                if let value = root[key] {
-                    batch.sets.append((key, value.jsonBytes(sortedKeys: true)))
-                } else {
-                    batch.removals.append(key)
+        let limit = backend.options.maxPushKeys
+        let batch = link.read { root -> Batch? in
+            state.withLock { state -> Batch? in
+                guard !state.pending.isEmpty, !state.needsJoin, let epoch = state.epoch else { return nil }
+                var batch = Batch(epoch: epoch)
+                let members = root.objectValue ?? [:]
+                for (key, count) in state.pending.prefix(limit) {
+                    batch.taken[key] = count
+                    if let value = members[key] {
+                        batch.sets.append((key, value))
+                    } else {
+                        batch.removals.append(key)
+                    }
                 }
+                return batch
             }
-            return batch
         }
+        return batch ?? nil
     }
 
     private func arguments(for batch: Batch) -> [[UInt8]] {
@@ -72,7 +81,8 @@ extension RedisSync {
             Array(batch.epoch.utf8), Array(backend.instance.utf8), Array(String(backend.options.streamLength).utf8),
             Array(String(batch.sets.count).utf8),
         ]
-        for (key, json) in batch.sets { arguments += [Array(key.utf8), json] }
+        // Encoded here, outside the store's lock.
+        for (key, value) in batch.sets { arguments += [Array(key.utf8), value.jsonBytes(sortedKeys: true)] }
         arguments += batch.removals.map { Array($0.utf8) }
         return arguments
     }

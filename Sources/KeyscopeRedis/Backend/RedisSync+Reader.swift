@@ -167,7 +167,6 @@ extension RedisSync {
                 state.pending[key] = state.localChanges
             }
         }
-        state.latestRoot = root
         var operations: [StoreOperation] = []
         for (key, stamp) in stamps {
             if state.pending[key] != nil || (state.known[key] ?? 0) >= stamp.version { continue }

@@ -14,8 +14,6 @@ final class RedisSync: BackendSync {
     struct State {
         /// Top-level keys changed here and not yet in Redis → the local change count when last changed.
         var pending: [String: UInt64] = [:]
-        /// The store's root after its latest local change: where the pusher reads pending keys' values.
-        var latestRoot: StoreValue = .emptyObject
         /// Top-level key → the Redis version of the newest write to it that this store holds (applied or pushed).
         var known: [String: Int64] = [:]
         /// The incarnation of the document this store is synced with (`nil` before the first join).
@@ -61,14 +59,19 @@ final class RedisSync: BackendSync {
     // MARK: BackendSync
 
     func localChange(_ change: StoreChange, root: StoreValue) {
-        let keys = change.topLevelKeys
-        guard !keys.isEmpty else { return }
+        // The writer's path: no allocation beyond the pending table's, one short lock.
         let wasIdle = state.withLock { state -> Bool in
             state.localChanges += 1
-            state.latestRoot = root
             let idle = state.pending.isEmpty
-            for key in keys { state.pending[key] = state.localChanges }
-            return idle
+            for patch in change.patches {
+                if case .key(let key)? = patch.keyPath.segments.first {
+                    state.pending[key] = state.localChanges
+                } else {
+                    for key in change.topLevelKeys { state.pending[key] = state.localChanges }
+                    break
+                }
+            }
+            return idle && !state.pending.isEmpty
         }
         if wasIdle { wake.signal() }
     }
