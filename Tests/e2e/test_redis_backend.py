@@ -139,3 +139,50 @@ def test_redis_restarted_empty_wipes_nothing_and_sync_resumes(redis):
     finally:
         one.stop()
         two.stop()
+
+
+def test_concurrent_writes_and_a_kill_9_converge(redis):
+    """Four instances write the same few keys at once; one is killed with SIGKILL in the middle of it. Once writes
+    stop, the three left and a new instance hold equal documents."""
+    import random
+    import signal
+    import threading
+
+    servers = [start_instance(redis, f"shop-{n}") for n in range(1, 5)]
+    keys = [unique_key("k") for _ in range(4)]
+    stop = threading.Event()
+
+    def writer(server: KeyscopeServer, seed: int) -> None:
+        chooser = random.Random(seed)
+        while not stop.is_set():
+            key = chooser.choice(keys)
+            payload = ({"type": "write", "store": STORE, "op": "remove", "path": key} if chooser.random() < 0.2 else
+                       {"type": "write", "store": STORE, "op": "set", "path": f"{key}.v", "value": chooser.random()})
+            try:
+                request_http(server, payload)
+            except OSError:
+                return  # the killed instance
+    threads = [threading.Thread(target=writer, args=(server, n)) for n, server in enumerate(servers)]
+    try:
+        for thread in threads:
+            thread.start()
+        wait_for(lambda: all(snapshot_entry(s)["root"].keys() & set(keys) for s in servers[1:]), "writes flowing")
+        servers[0].interrupt(signal.SIGKILL)
+        wait_for(lambda: not servers[0].alive(), "shop-1 killed")
+        stop.wait(1.0)
+        stop.set()
+        for thread in threads:
+            thread.join(30)
+        survivors = servers[1:]
+        wait_for(lambda: len({repr(sorted(snapshot_entry(s)["root"].items())) for s in survivors}) == 1,
+                 "the surviving instances converged", timeout=20)
+        fresh = start_instance(redis, "shop-5")
+        try:
+            wait_for(lambda: snapshot_entry(fresh)["root"] == snapshot_entry(survivors[0])["root"],
+                     "a new instance loads the same document", timeout=20)
+        finally:
+            fresh.stop()
+    finally:
+        stop.set()
+        for server in servers:
+            server.stop()
