@@ -43,6 +43,10 @@ struct ServeCommand: AsyncParsableCommand {
             the statuses and watch rules (Watches tab, /api/watches). Secrets are redacted unless --reveal-secrets; \
             see docs/preferences.md.
 
+            The shop's shared feature flags and banner are a backend store (app/backend:shop) that changes every \
+            few seconds. With --redis URL (or KEYSCOPE_REDIS_URL) it lives in Redis under --fleet, shared live by \
+            every instance given the same URL and fleet; the URL's password is never printed. See docs/fleet.md.
+
             Security: the server listens on loopback unless --host says otherwise, accepts only Host headers \
             naming localhost, 127.0.0.1 or [::1] (plus --allow-host names) with its own port, checks Origin on \
             WebSocket upgrades and every non-GET request, and needs the token for everything but the dashboard's \
@@ -169,7 +173,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Preferences, secrets and watches")
     var preferences: PreferencesOptions
 
-    @OptionGroup(title: "Backend storage on Redis (docs/fleet.md)")
+    @OptionGroup(title: "Backend storage on Redis")
     var redisOptions: RedisOptions
 
     @Option(name: .long, help: "Level of log messages on stderr.")
