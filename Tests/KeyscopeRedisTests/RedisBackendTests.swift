@@ -104,4 +104,18 @@ import Testing
         // A late reader that missed trimmed entries still gets the document.
         #expect(try Instance(server.url, fleet: "f", id: "b").store.get("counter") == 2999)
     }
+
+    @Test func wholeDocumentPullAndPushWorkOnTheSameDocument() throws {
+        let server = try RedisTestServer()
+        let backend = try RedisBackend(url: server.url, fleet: "w", instance: "tool")
+        #expect(try backend.pull(namespace: "settings") == nil)
+        let a = try Instance(server.url, fleet: "w", id: "a")
+        a.store.set("old", 1)
+        a.store.flush()
+        #expect(try backend.pull(namespace: "settings") == PersistedState(root: ["old": 1], version: .initial))
+        // A whole push replaces the document: a live instance hears it as a change from the pusher.
+        try backend.push(PersistedState(root: ["new": "x"], version: .initial), namespace: "settings")
+        eventually("A has the pushed document") { a.store.snapshot() == ["new": "x"] }
+        #expect(a.changes.all.last?.origin == "tool")
+    }
 }

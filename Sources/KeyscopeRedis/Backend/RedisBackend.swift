@@ -95,7 +95,7 @@ public final class RedisBackend: LiveBackendAdapter {
                 "Redis did not answer in time; the store starts empty and catches up when it does",
                 metadata: ["namespace": "\(namespace)", "redis": "\(url)"])
         }
-        recordShape(layout, version)
+        if sync.status.state == .connected { recordShape(layout, version) }
         return sync
     }
 
