@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "KeyscopePreferences", targets: ["KeyscopePreferences"]),
         .library(name: "KeyscopeRecording", targets: ["KeyscopeRecording"]),
         .library(name: "KeyscopeReplayTesting", targets: ["KeyscopeReplayTesting"]),
+        .library(name: "KeyscopeRedis", targets: ["KeyscopeRedis"]),
         .executable(name: "keyscope", targets: ["keyscope"]),
     ],
     dependencies: [
@@ -138,6 +139,19 @@ let package = Package(
             dependencies: ["KeyscopeRecording", "KeyscopeCodec", "KeyscopeCore"],
             swiftSettings: strictSettings
         ),
+        // hiredis (the Redis client, RESP2), wrapped by KeyscopeRedis only.
+        .systemLibrary(
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]
+        ),
+        // Redis: a small client over hiredis (URLs, typed replies and errors, reconnection) and RedisBackend, the
+        // backend storage that keeps each namespace's document in Redis and syncs it live (docs/fleet.md).
+        .target(
+            name: "KeyscopeRedis",
+            dependencies: ["KeyscopeCore", "CHiredis", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         // A WebSocket client of the inspector protocol (libwebsockets), for the `keyscope` CLI's client commands.
         .target(
             name: "KeyscopeClient",
@@ -168,6 +182,7 @@ let package = Package(
                 "KeyscopePreferences",
                 "KeyscopeSecrets",
                 "KeyscopeRecording",
+                "KeyscopeRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -272,6 +287,14 @@ let package = Package(
             name: "KeyscopeReplayTestingTests",
             dependencies: [
                 "KeyscopeReplayTesting", "KeyscopeRecording", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeRedisTests",
+            dependencies: [
+                "KeyscopeRedis", "KeyscopeCore", "KeyscopeTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
         ),

@@ -13,8 +13,9 @@ set -euo pipefail
 # (their Python packages come from PyPI into .venv-e2e, see scripts/e2e-venv.sh); chromium and chromium-driver
 # run the dashboard's browser tests and benchmarks headless (Tests/e2e/browser, Benchmarks/browser); libsecret is
 # the Secret Service client behind the secrets backend, tested against a real gnome-keyring-daemon started inside
-# dbus-run-session (dbus-daemon).
-DEBIAN_PACKAGES="libwebsockets-dev libjansson-dev libsecret-1-dev gnome-keyring dbus-daemon pkg-config python3 python3-venv python3-pip chromium chromium-driver nodejs"
+# dbus-run-session (dbus-daemon); hiredis is the Redis client behind the Redis backend storage, and redis-server
+# is the real server its tests start on a loopback port of their own (docs/fleet.md).
+DEBIAN_PACKAGES="libwebsockets-dev libjansson-dev libhiredis-dev redis-server libsecret-1-dev gnome-keyring dbus-daemon pkg-config python3 python3-venv python3-pip chromium chromium-driver nodejs"
 
 say() { printf 'install-deps: %s\n' "$*"; }
 fail() { printf 'install-deps: %s\n' "$*" >&2; exit 1; }

@@ -109,17 +109,26 @@ public final class HubLogEntry: @unchecked Sendable {
         // strings too), a sixth of this function's time in retains and releases.
         let patches: [StorePatch]
         let transactionID: UUID?
+        let origin: String?
         switch event {
         case .change(let change):
             patches = change.patches
             transactionID = change.transactionID
+            origin = change.origin
         case .registered, .reset, .removed:
             return jsonObject.jsonBytes(sortedKeys: true)
         }
         // The estimate sizes the scratch memory, so that a transaction's line does not move to the heap on the way;
         // at most 64 KiB of it is asked of the stack, and a longer line moves to the heap once it outgrows that.
         return JSONBuffer.withScratch(capacity: min(max(1024, estimatedBytes + 64), 64 << 10)) { bytes in
-            bytes.append(#"{"patches":["#)
+            if let origin {
+                // FLEET.md: a change from another instance names it; "origin" sorts before "patches".
+                bytes.append(#"{"origin":"#)
+                bytes.appendJSONString(origin)
+                bytes.append(#","patches":["#)
+            } else {
+                bytes.append(#"{"patches":["#)
+            }
             for (index, patch) in patches.enumerated() {
                 bytes.append(index > 0 ? #",{"# : "{")
                 if let new = patch.newValue {
@@ -172,6 +181,7 @@ public final class HubLogEntry: @unchecked Sendable {
         case .change(let change):
             object["patches"] = .array(change.patches.map(\.jsonObject))
             object["txn"] = change.transactionID.map { .string($0.uuidString.lowercased()) } ?? .null
+            if let origin = change.origin { object["origin"] = .string(origin) }
         case .registered(let version, let root):
             object["event"] = "registered"
             object["version"] = .string(version.description)
@@ -192,6 +202,7 @@ public final class HubLogEntry: @unchecked Sendable {
         switch event {
         case .change(let change):
             var total = common + 25 + (change.transactionID == nil ? 4 : 38) + max(0, change.patches.count - 1)
+            if let origin = change.origin { total += 12 + JSONSizeEstimate.string(origin) }
             for patch in change.patches { total += JSONSizeEstimate.patch(patch) }
             return total
         case .registered(let version, let root):

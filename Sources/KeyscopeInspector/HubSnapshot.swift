@@ -5,19 +5,25 @@ public struct HubStoreState: Sendable, Hashable {
     public let id: StoreID
     public let version: SemanticVersion
     public let root: StoreValue
+    /// How the live backend syncing the store is doing (FLEET.md "Visible state"); `nil` for other stores.
+    public let backend: BackendStatus?
 
-    public init(id: StoreID, version: SemanticVersion, root: StoreValue) {
+    public init(id: StoreID, version: SemanticVersion, root: StoreValue, backend: BackendStatus? = nil) {
         self.id = id
         self.version = version
         self.root = root
+        self.backend = backend
     }
 
-    /// The store as the object of a `snapshot` message's `stores` list (`scope` and `storage` are the id's halves).
+    /// The store as the object of a `snapshot` message's `stores` list (`scope` and `storage` are the id's halves),
+    /// with `"backend": {"redis": …, "state": …, "pending": N}` for a store a live backend syncs.
     public var jsonObject: StoreValue {
-        .object([
+        var object: [String: StoreValue] = [
             "id": .string(id.description), "scope": .string(id.scope.description),
             "storage": .string(id.storage.description), "version": .string(version.description), "root": root,
-        ])
+        ]
+        if let backend { object["backend"] = backend.jsonObject }
+        return .object(object)
     }
 }
 

@@ -43,7 +43,9 @@ extension InspectorHub {
         }
 
         let stores = reads.sorted { $0.key < $1.key }.map {
-            HubStoreState(id: $0.key, version: $0.value.version, root: $0.value.root)
+            HubStoreState(
+                id: $0.key, version: $0.value.version, root: $0.value.root,
+                backend: (registry.store($0.key) as? KeyValueStore)?.backendStatus)
         }
         let known = state.withLock { $0.known }
         var subscriptions: [SubscriptionInfo] = []

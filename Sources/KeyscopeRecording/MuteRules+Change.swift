@@ -37,7 +37,11 @@ extension MuteRules {
         }
         guard !patches.isEmpty else { return nil }
         if unchanged { return (change, true) }
-        return (StoreChange(storeID: change.storeID, patches: patches, transactionID: change.transactionID), false)
+        return (
+            StoreChange(
+                storeID: change.storeID, patches: patches, transactionID: change.transactionID, origin: change.origin),
+            false
+        )
     }
 
     /// The event form of ``maskReporting(_:)-(StoreChange)``: `nil` when the event is left out.

@@ -52,6 +52,10 @@ struct ServeCommand: AsyncParsableCommand {
             the statuses and watch rules (Watches tab, /api/watches). Secrets are redacted unless --reveal-secrets; \
             see docs/preferences.md.
 
+            The shop's shared feature flags and banner are a backend store (app/backend:shop) that changes every \
+            few seconds. With --redis URL (or KEYSCOPE_REDIS_URL) it lives in Redis under --fleet, shared live by \
+            every instance given the same URL and fleet; the URL's password is never printed. See docs/fleet.md.
+
             Security: the server listens on loopback unless --host says otherwise, accepts only Host headers \
             naming localhost, 127.0.0.1 or [::1] (plus --allow-host names) with its own port, checks Origin on \
             WebSocket upgrades and every non-GET request, and needs the token for everything but the dashboard's \
@@ -205,6 +209,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Preferences, secrets and watches")
     var preferences: PreferencesOptions
 
+    @OptionGroup(title: "Backend storage on Redis")
+    var redisOptions: RedisOptions
+
     @Option(name: .long, help: "Level of log messages on stderr.")
     var logLevel: LogLevelOption = .warning
 
@@ -275,6 +282,7 @@ struct ServeCommand: AsyncParsableCommand {
                 "could not open the tunables\(tunables.map { " of --tunables \($0)" } ?? ""): \(error); fix the "
                     + "file, or pass --no-tunables to serve without tunables")
         }
+        let backend = try redisOptions.makeBackend()
         let hub = InspectorHub(
             registry: .shared,
             options: HubOptions(maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: readOnly),
@@ -312,6 +320,12 @@ struct ServeCommand: AsyncParsableCommand {
             configuration: DemoConfiguration(
                 rate: rate, seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)), stateDirectory: directory,
                 catalogKeys: demoKeys))
+        // The shop's shared settings (app/backend:shop): in Redis with --redis, shared live with other instances.
+        let shared = DemoSharedSettings(backend: backend)
+        if let place = RedisOptions.describe(backend) {
+            Console.error("Backend store app/backend:\(DemoSharedSettings.namespace) lives in \(place)")
+        }
+        shared.start(seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)))
         let clock = ContinuousClock()
         let (began, changesBefore) = (clock.now, demo.changes)
         demo.start()
@@ -323,6 +337,7 @@ struct ServeCommand: AsyncParsableCommand {
         recordings.stopAll()
         server.stop()
         await demo.stop()
+        shared.stop()
         // How close the demo came to --rate, for whoever drives it hard (`--log-level notice` shows it).
         let seconds = (clock.now - began) / .seconds(1)
         let made = demo.changes - changesBefore

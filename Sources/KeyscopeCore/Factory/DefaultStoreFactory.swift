@@ -113,6 +113,13 @@ public final class DefaultStoreFactory: Sendable {
 
     /// Makes a store and loads its data, dropping it on a major version difference.
     private func open(_ id: StoreID, version: SemanticVersion) -> KeyValueStore {
+        if case .backend = id.storage, let live = backend as? any LiveBackendAdapter {
+            // A live backend loads, pushes and pulls by itself; the store only tells it of local changes.
+            let store = KeyValueStore(id: id, version: version, root: .emptyObject, persistence: nil)
+            let sync = live.startSync(namespace: Self.backendNamespace(id), version: version, link: BackendLink(store))
+            store.attachBackendSync(sync)
+            return store
+        }
         guard let driver = driver(for: id) else {
             return KeyValueStore(id: id, version: version, root: .emptyObject, persistence: nil)
         }
@@ -168,17 +175,22 @@ public final class DefaultStoreFactory: Sendable {
             return FilePersistence(url: url)
         case .userPrefs(let suite):
             return UserDefaultsPersistence(suiteName: Self.suiteName(suite, id.scope), storeID: id)
-        case .backend(let namespace):
+        case .backend:
             guard let backend else {
                 KeyscopeLog.factory.warning(
                     "no backend adapter given; the store stays in memory",
                     metadata: ["store": "\(id)"])
                 return nil
             }
-            // Namespaces never contain "/", so "<scope>/<namespace>" cannot collide with an app namespace.
-            let key = id.scope == .app ? namespace : "\(id.scope)/\(namespace)"
-            return BackendPersistence(adapter: backend, namespace: key)
+            return BackendPersistence(adapter: backend, namespace: Self.backendNamespace(id))
         }
+    }
+
+    /// The adapter's namespace for a backend store: the namespace for app stores, `<scope>/<namespace>` for others.
+    /// Namespaces never contain "/", so the two cannot collide.
+    static func backendNamespace(_ id: StoreID) -> String {
+        guard case .backend(let namespace) = id.storage else { return id.description }
+        return id.scope == .app ? namespace : "\(id.scope)/\(namespace)"
     }
 
     /// The UserDefaults suite of a `userPrefs` store: the given suite (or `keyscope`), per scenario apart. A name

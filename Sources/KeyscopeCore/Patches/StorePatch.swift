@@ -41,10 +41,14 @@ public struct StoreChange: Sendable, Hashable {
     public var patches: [StorePatch]
     /// Set for changes made by a transaction; `nil` for single writes.
     public var transactionID: UUID?
+    /// The instance the change came from when a live backend brought it from another one (FLEET.md `"origin"`);
+    /// `nil` for changes made here.
+    public var origin: String?
 
-    public init(storeID: StoreID, patches: [StorePatch], transactionID: UUID? = nil) {
+    public init(storeID: StoreID, patches: [StorePatch], transactionID: UUID? = nil, origin: String? = nil) {
         self.storeID = storeID
         self.patches = patches
         self.transactionID = transactionID
+        self.origin = origin
     }
 }

@@ -20,6 +20,8 @@ public final class KeyValueStore: Store {
         weak var registry: StoreRegistry?
         var removed = false
         var subscriptions = SubscriptionIndex()
+        /// The live backend syncing this store (see ``LiveBackendAdapter``): told of each local change.
+        var backendSync: (any BackendSync)?
     }
 
     let state: Mutex<State>
@@ -62,6 +64,7 @@ public final class KeyValueStore: Store {
     }
 
     deinit {
+        state.withLock { $0.backendSync }?.stop()
         if let persistence {
             let (root, version) = state.withLock { ($0.root, $0.version) }
             persistence.flush(final: PersistedState(root: root, version: version))
@@ -152,7 +155,9 @@ public final class KeyValueStore: Store {
 
     /// Takes the write lock, runs `body`, and announces the change: queues subscriber values, calls observers
     /// (in mutation order, under the lock), marks the data for saving; then delivers values outside the lock.
-    private func mutate(transactionID: UUID?, _ body: (inout State) throws -> [StorePatch]) throws -> StoreChange? {
+    private func mutate(
+        transactionID: UUID?, origin: String? = nil, _ body: (inout State) throws -> [StorePatch]
+    ) throws -> StoreChange? {
         guard !isReentrant else {
             throw StoreError(
                 code: .reentrant,
@@ -167,7 +172,9 @@ public final class KeyValueStore: Store {
             let before: StoreValue? = gate == nil ? nil : state.root
             let patches = try body(&state)
             guard !patches.isEmpty else { return nil }
-            let change = StoreChange(storeID: id, patches: patches, transactionID: transactionID)
+            // A change from another instance with several patches is one transaction, as it was made there.
+            let transactionID = transactionID ?? (origin != nil && patches.count > 1 ? UUID.transactionID() : nil)
+            let change = StoreChange(storeID: id, patches: patches, transactionID: transactionID, origin: origin)
             if let gate, let before {
                 do throws(StoreError) {
                     try gate.willCommit(change, before: before, after: state.root)
@@ -178,6 +185,7 @@ public final class KeyValueStore: Store {
             }
             deliveriesQueue.enqueue(state.subscriptions.changedValues(for: patches, in: state.root))
             state.registry?.emit(.changed(change))
+            if origin == nil { state.backendSync?.localChange(change, root: state.root) }
             return change
         }
         deliveriesQueue.drain()
@@ -228,12 +236,53 @@ public final class KeyValueStore: Store {
 
     /// Ends the store: later writes are refused with ``StoreError/Code/storeRemoved``.
     func markRemoved() {
-        state.withLock { $0.removed = true }
+        let sync = state.withLock { state -> (any BackendSync)? in
+            state.removed = true
+            return state.backendSync
+        }
+        sync?.stop()
     }
 
-    /// Writes pending data to the storage now and waits for it (no-op for memory stores).
+    /// Writes pending data to the storage now and waits for it (no-op for memory stores; bounded for a live
+    /// backend, which may be unreachable).
     public func flush() {
         persistence?.flush()
+        state.withLock { $0.backendSync }?.flush()
+    }
+
+    // MARK: Live backends
+
+    /// How the live backend syncing this store is doing (`nil` for other storages).
+    public var backendStatus: BackendStatus? {
+        state.withLock { $0.backendSync }?.status
+    }
+
+    /// Runs `body` with the root under the lock (see ``BackendLink/read(_:)``).
+    func read<R>(_ body: (StoreValue) -> R) -> R {
+        state.withLock { body($0.root) }
+    }
+
+    func attachBackendSync(_ sync: any BackendSync) {
+        state.withLock { $0.backendSync = sync }
+    }
+
+    /// Applies the operations `build` returns for the current root as one change from `origin` (see
+    /// ``BackendLink/applyRemote(origin:_:)``).
+    func applyRemote(origin: String, _ build: (StoreValue) -> [StoreOperation]) throws -> StoreChange? {
+        try mutate(transactionID: nil, origin: origin) { state throws(StoreError) in
+            let operations = build(state.root)
+            let backup = state.root
+            var recorder = PatchRecorder()
+            do throws(StoreError) {
+                for operation in operations {
+                    if let patch = try state.root.apply(operation) { recorder.record(patch) }
+                }
+            } catch {
+                state.root = backup
+                throw error
+            }
+            return recorder.patches
+        }
     }
 }
 

@@ -1,0 +1,218 @@
+import Dispatch
+import Foundation
+import KeyscopeCore
+import Logging
+import Synchronization
+
+extension RedisSync {
+    /// The reader thread: joins the document (catch-up), then follows its stream with `XREAD BLOCK`; joins again
+    /// after any reconnection, gap in the stream, or change of the document's incarnation.
+    func runReader() {
+        let client = RedisClient(
+            url: backend.url, connectTimeout: backend.options.connectTimeout,
+            commandTimeout: backend.options.blockTime + backend.options.commandTimeout)
+        var backoff = RedisBackoff()
+        while !isStopped {
+            do throws(RedisError) {
+                if state.withLock({ $0.needsJoin }) {
+                    try join(client)
+                    backoff.reset()
+                }
+                let from = state.withLock { $0.lastVersion }
+                let reply = try client.call([
+                    "XREAD", "COUNT", "512", "BLOCK", String(RedisConnection.milliseconds(backend.options.blockTime)),
+                    "STREAMS", layout.log, "\(from)-0",
+                ])
+                if reply.isNull {
+                    try checkIncarnation(client)
+                } else {
+                    follow(reply)
+                }
+            } catch  where error.isConnectionProblem {
+                markUnreachable(error)
+                pause(backoff.nextDelay(), on: readerWake)
+            } catch {
+                backend.logger.error(
+                    "reading from Redis failed; joining again",
+                    metadata: ["namespace": "\(namespace)", "error": "\(error)"])
+                state.withLock { $0.needsJoin = true }
+                pause(backoff.nextDelay(), on: readerWake)
+            }
+        }
+    }
+
+    /// An idle stream: checks that the document is still the one joined (a Redis restarted empty, or from an older
+    /// save, has another epoch or a smaller version) and joins again when not.
+    private func checkIncarnation(_ client: RedisClient) throws(RedisError) {
+        let reply = try client.call(["HMGET", layout.meta, "epoch", "version"])
+        let fields = reply.array ?? []
+        let epoch = fields.first?.string
+        let version = fields.count > 1 ? fields[1].integer ?? 0 : 0
+        state.withLock { state in
+            if epoch != state.epoch || version < state.lastVersion { state.needsJoin = true }
+        }
+    }
+
+    /// Applies the stream entries of an `XREAD` reply in order; a gap (entries trimmed away) asks for a join.
+    private func follow(_ reply: RedisReply) {
+        for stream in reply.array ?? [] {
+            guard let parts = stream.array, parts.count == 2 else { continue }
+            for entry in parts[1].array ?? [] {
+                guard let pair = entry.array, pair.count == 2, let id = pair[0].string,
+                    let version = Int64(id.prefix { $0 != "-" })
+                else { continue }
+                let expected = state.withLock { $0.lastVersion + 1 }
+                guard version == expected else {
+                    state.withLock { $0.needsJoin = true }
+                    return
+                }
+                apply(entry: pair[1].array ?? [], version: version)
+            }
+        }
+    }
+
+    /// One push of some instance: `o` its id, `+key` JSON for a write, `-key` for a removal.
+    private func apply(entry fields: [RedisReply], version: Int64) {
+        var origin = ""
+        var writes: [(String, StoreValue?)] = []
+        var index = 0
+        while index + 1 < fields.count {
+            let name = fields[index].string ?? ""
+            let value = fields[index + 1]
+            index += 2
+            if name == "o" {
+                origin = value.string ?? ""
+            } else if name.hasPrefix("+"), case .bulk(let bytes) = value {
+                guard let decoded = decode(bytes, key: String(name.dropFirst())) else { continue }
+                writes.append((String(name.dropFirst()), decoded))
+            } else if name.hasPrefix("-") {
+                writes.append((String(name.dropFirst()), nil))
+            }
+        }
+        if origin == backend.instance {
+            // Our own push: nothing to apply, its keys are known at this version.
+            state.withLock { state in
+                for (key, _) in writes { state.known[key] = max(state.known[key] ?? 0, version) }
+                state.lastVersion = version
+            }
+            return
+        }
+        link.applyRemote(origin: origin) { root in
+            state.withLock { state in
+                var operations: [StoreOperation] = []
+                for (key, value) in writes {
+                    // A key changed here and not yet pushed keeps its local value: its push comes later, so it wins.
+                    if state.pending[key] != nil || (state.known[key] ?? 0) >= version { continue }
+                    state.known[key] = version
+                    operations += Self.operations(key, value, current: root)
+                }
+                return operations
+            }
+        }
+        state.withLock { $0.lastVersion = version }
+    }
+
+    /// Reads the whole document and brings the store up to it (docs/fleet.md "Joining"): keys newer in Redis are
+    /// applied, keys changed here are kept (and pushed), keys Redis does not know are pushed, never removed.
+    func join(_ client: RedisClient) throws(RedisError) {
+        let reply = try client.call([
+            "EVAL", RedisScripts.join, "4", layout.meta, layout.doc, layout.ver, layout.log,
+            UUID().uuidString.lowercased(),
+        ])
+        guard let parts = reply.array, parts.count == 4, let epoch = parts[0].string, let version = parts[1].integer
+        else { throw RedisError(.unexpectedReply, "the join script answered \(reply)") }
+        let doc = Self.pairs(parts[2])
+        var stamps: [String: (version: Int64, origin: String)] = [:]
+        for (key, stamp) in Self.pairs(parts[3]) {
+            let text = String(decoding: stamp, as: UTF8.self)
+            guard let space = text.firstIndex(of: " "), let at = Int64(text[..<space]) else { continue }
+            stamps[key] = (at, String(text[text.index(after: space)...]))
+        }
+        // The catch-up is one change; it names the instance that wrote the newest of the document's keys.
+        let newest =
+            stamps.values.filter { $0.origin != backend.instance }.max { $0.version < $1.version }?.origin ?? "redis"
+        link.applyRemote(origin: newest) { root in
+            state.withLock { state in
+                reconcile(&state, epoch: epoch, version: version, doc: doc, stamps: stamps, root: root)
+            }
+        }
+        // The store may be gone (then nothing ran); either way this join is done.
+        state.withLock { state in
+            if state.epoch == epoch { state.needsJoin = false }
+        }
+        markConnected()
+        wake.signal()
+    }
+
+    private func reconcile(
+        _ state: inout State, epoch: String, version: Int64, doc: [String: [UInt8]],
+        stamps: [String: (version: Int64, origin: String)], root: StoreValue
+    ) -> [StoreOperation] {
+        let current = root.objectValue ?? [:]
+        if state.epoch != nil && state.epoch != epoch {
+            // Redis lost the document (restarted empty): what the new one holds was written since; keys it lacks are
+            // pushed from here below.
+            backend.logger.warning(
+                "the Redis document is new (Redis lost its data); pushing this instance's keys it lacks",
+                metadata: ["namespace": "\(namespace)"])
+            state.known = [:]
+        } else if state.epoch == epoch && version < state.lastVersion {
+            // Redis came back from an older save: what this store got after that save is newer, so it is pushed.
+            backend.logger.warning(
+                "the Redis document went back to an older version; pushing this instance's newer keys",
+                metadata: ["namespace": "\(namespace)", "redis": "\(version)", "seen": "\(state.lastVersion)"])
+            for (key, at) in state.known where at > version {
+                state.known[key] = nil
+                state.localChanges += 1
+                state.pending[key] = state.localChanges
+            }
+        }
+        var operations: [StoreOperation] = []
+        for (key, stamp) in stamps {
+            if state.pending[key] != nil || (state.known[key] ?? 0) >= stamp.version { continue }
+            state.known[key] = stamp.version
+            let value = doc[key].flatMap { decode($0, key: key) }
+            if doc[key] != nil && value == nil { continue }
+            operations += Self.operations(key, value, current: root)
+        }
+        for key in current.keys where stamps[key] == nil && state.pending[key] == nil {
+            // Never in this document: a local key, pushed rather than removed.
+            state.localChanges += 1
+            state.pending[key] = state.localChanges
+        }
+        state.epoch = epoch
+        state.lastVersion = version
+        return operations
+    }
+
+    /// The operation that makes top-level `key` hold `value` (absent for `nil`), none when it already does.
+    static func operations(_ key: String, _ value: StoreValue?, current root: StoreValue) -> [StoreOperation] {
+        let now = root.objectValue?[key]
+        if let value {
+            return now == value ? [] : [.set(topLevelPath(key), value)]
+        }
+        return now == nil ? [] : [.remove(topLevelPath(key))]
+    }
+
+    private func decode(_ bytes: [UInt8], key: String) -> StoreValue? {
+        do {
+            return try StoreValue(jsonBytes: bytes)
+        } catch {
+            backend.logger.error(
+                "a value in Redis is not VALUES.md JSON; left as it is here",
+                metadata: ["namespace": "\(namespace)", "key": "\(key)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    private static func pairs(_ reply: RedisReply) -> [String: [UInt8]] {
+        let items = reply.array ?? []
+        var result: [String: [UInt8]] = [:]
+        var index = 0
+        while index + 1 < items.count {
+            if let key = items[index].string, case .bulk(let bytes) = items[index + 1] { result[key] = bytes }
+            index += 2
+        }
+        return result
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import KeyscopeCore
+import KeyscopeRedis
+
+/// `serve --demo`'s options for backend storage on Redis (docs/fleet.md): the demo's backend store then lives in
+/// Redis and is shared live by every instance given the same URL and fleet.
+struct RedisOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Keep the demo's backend store in this Redis, shared with other instances "
+                + "(redis://[user:password@]host:port[/db]; default $KEYSCOPE_REDIS_URL).",
+            valueName: "URL"))
+    var redis: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Fleet name: the Redis key prefix the instances share (default keyscope).", valueName: "NAME"))
+    var fleet: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "This instance's id, the origin of its changes elsewhere (default <host>-<pid>).",
+            valueName: "ID"))
+    var instance: String?
+
+    /// `--redis`, else `$KEYSCOPE_REDIS_URL` when set and not empty.
+    func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        redis ?? environment["KEYSCOPE_REDIS_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The backend for the demo's backend store: Redis when a URL is given, else an in-process one.
+    /// - Throws: `ValidationError` naming what is wrong (never the password).
+    func makeBackend(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> any BackendAdapter
+    {
+        guard let text = url(environment: environment) else {
+            guard fleet == nil, instance == nil else {
+                throw ValidationError("--fleet and --instance need --redis URL (or KEYSCOPE_REDIS_URL).")
+            }
+            return InMemoryBackend()
+        }
+        do {
+            return try RedisBackend(url: text, fleet: fleet ?? "keyscope", instance: instance)
+        } catch {
+            throw ValidationError("--redis: \(error.message)")
+        }
+    }
+
+    /// `redis://host:port/db (fleet F, instance I)` for a Redis backend (never credentials), `nil` for others.
+    static func describe(_ backend: any BackendAdapter) -> String? {
+        guard let redis = backend as? RedisBackend else { return nil }
+        return "\(redis.url) (fleet \(redis.fleet), instance \(redis.instance))"
+    }
+}
