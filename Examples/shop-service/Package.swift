@@ -48,6 +48,7 @@ let package = Package(
             dependencies: [
                 "ShopService",
                 .product(name: "KeyscopeInspector", package: "Keyscope"),
+                .product(name: "KeyscopeRedis", package: "Keyscope"),
                 .product(name: "KeyscopeServiceLifecycle", package: "Keyscope"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -62,7 +63,9 @@ let package = Package(
                 .product(name: "KeyscopeClient", package: "Keyscope"),
                 .product(name: "KeyscopeCore", package: "Keyscope"),
                 .product(name: "KeyscopeInspector", package: "Keyscope"),
+                .product(name: "KeyscopeRedis", package: "Keyscope"),
                 .product(name: "KeyscopeServiceLifecycle", package: "Keyscope"),
+                .product(name: "KeyscopeTesting", package: "Keyscope"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import KeyscopeRedis
 import KeyscopeServer
 import KeyscopeServiceLifecycle
 import Logging
@@ -31,10 +32,28 @@ struct ShopServiceCommand: AsyncParsableCommand {
     @Option(help: "Where settings and tunables are kept across restarts.")
     var data = ".shop-data"
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep the shared flags (app/backend:flags) in this Redis, live across every instance: "
+                + "redis://[user:password@]host:port[/db] (default: $KEYSCOPE_REDIS_URL; without one they stay in "
+                + "this process).", valueName: "URL"))
+    var redis: String?
+
+    @Option(help: "The fleet: the instances that share one set of flags in Redis.")
+    var fleet = "shop"
+
+    @Option(help: "This instance's id among the fleet's (default: <hostname>-<pid>).")
+    var instance: String?
+
     func run() async throws {
         var logger = Logger(label: "shop")
         logger.logLevel = .info
-        let stores = try ShopStores(dataDirectory: URL(fileURLWithPath: data, isDirectory: true), logger: logger)
+        let redisURL = redis ?? ProcessInfo.processInfo.environment["KEYSCOPE_REDIS_URL"]
+        // Redis is never on a request's path: a write goes on while it is down and reaches it when it is back.
+        let backend = try redisURL.map { try RedisBackend(url: $0, fleet: fleet, instance: instance) }
+        if let backend { logger.info("shared flags in Redis", metadata: ["redis": "\(backend.url)"]) }
+        let stores = try ShopStores(
+            dataDirectory: URL(fileURLWithPath: data, isDirectory: true), backend: backend, logger: logger)
         defer { stores.stop() }
         var options = ServerOptions()
         options.port = inspectorPort
