@@ -89,6 +89,22 @@ import Testing
         subscriber.cancel()
     }
 
+    @Test func aCancelledSubscriptionIsFreed() {
+        // A view that goes away (a scenario's StepIndicator, once per checkout) must leave nothing behind: the
+        // store's entry held the subscription as its sink, and the subscription held the entry.
+        let store = store(["n": 0])
+        weak var released: AnyObject?
+        do {
+            let subscriber = ManualSubscriber()
+            store.publisher(for: "n", label: "Gone").subscribe(subscriber)
+            released = subscriber.subscription.map { $0 as AnyObject }
+            #expect(released != nil)
+            subscriber.cancel()
+        }
+        #expect(released == nil, "the cancelled subscription is still alive")
+        #expect(store.subscriptions.isEmpty)
+    }
+
     @Test func aSubscriberMayWriteToTheStoreItListensTo() {
         let store = store(["n": 0])
         let heard = Heard<StoreValue?>()

@@ -63,9 +63,10 @@ where S.Failure == Never, S.Input: Sendable {
 
     func start(_ entry: SubscriptionEntry, in store: KeyValueStore) {
         let cancelled = withState { state -> Bool in
+            guard state.subscriber != nil else { return true }
             state.entry = entry
             state.store = store
-            return state.subscriber == nil
+            return false
         }
         if cancelled { store.removeSubscription(entry.id) }
     }
@@ -82,9 +83,12 @@ where S.Failure == Never, S.Input: Sendable {
     }
 
     func cancel() {
+        // The entry holds this subscription as its sink: letting go of it here breaks that cycle, so a cancelled
+        // subscription (a view that went away) leaves nothing behind.
         let (entry, store) = withState { state in
             state.subscriber = nil
             state.pending = nil
+            defer { state.entry = nil }
             return (state.entry, state.store)
         }
         if let entry, let store { store.removeSubscription(entry.id) }
