@@ -91,13 +91,14 @@ public enum TunePath {
         return nil
     }
 
+    /// The rule ``keyProblem(_:)`` checks, in words, for error messages.
+    public static let keyRule = "keys: 1 to \(maxKeyBytes) bytes, no \"/\", no control characters"
+
     /// Checks `key` with ``keyProblem(_:)``.
     ///
     /// - Throws: `bad_request` with the problem and the rule.
     public static func checkKey(_ key: String) throws(HubError) {
-        if let problem = keyProblem(key) {
-            throw .badRequest("\(problem) (keys: 1 to \(maxKeyBytes) bytes, no \"/\", no control characters)")
-        }
+        if let problem = keyProblem(key) { throw .badRequest("\(problem) (\(keyRule))") }
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)

@@ -69,7 +69,7 @@ extension ServerCore {
             guard segments.count == 2 else {
                 throw .badRequest(
                     "PUT /tune/KEY/VALUE takes exactly two path segments after /tune, got \(segments.count); "
-                        + "percent-encode a / inside a key or value as %2F")
+                        + "percent-encode a / inside the value as %2F (a key holds no /)")
             }
             let key = try TunePath.decode(segment: segments[0])
             guard !key.isEmpty else { throw .badRequest("the key is empty: PUT /tune/KEY/VALUE") }

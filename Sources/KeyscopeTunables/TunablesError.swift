@@ -82,7 +82,7 @@ extension TunablesError {
     static func badKey(_ key: String, _ problem: String) -> TunablesError {
         TunablesError(
             code: .badKey,
-            message: "\(problem) (keys: 1 to \(TunePath.maxKeyBytes) bytes, no \"/\", no control characters)",
+            message: "\(problem) (\(TunePath.keyRule))",
             key: key)
     }
 

@@ -8,6 +8,22 @@ struct PatchRecorder {
     /// costs one lookup instead of a scan of every earlier patch.
     private var lastIndex: [StoreKeyPath: Int] = [:]
 
+    /// Applies `operations` to `root` in order, all or nothing: the folded patches, or (`root` left as it was) the
+    /// first refusal.
+    static func applyAll(_ operations: [StoreOperation], to root: inout StoreValue) throws(StoreError) -> [StorePatch] {
+        let backup = root
+        var recorder = PatchRecorder()
+        do throws(StoreError) {
+            for operation in operations {
+                if let patch = try root.apply(operation) { recorder.record(patch) }
+            }
+        } catch {
+            root = backup
+            throw error
+        }
+        return recorder.patches
+    }
+
     mutating func record(_ patch: StorePatch) {
         guard !Self.isElementShift(patch), let earlierIndex = lastIndex[patch.keyPath] else {
             append(patch)

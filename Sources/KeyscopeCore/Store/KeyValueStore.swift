@@ -102,17 +102,7 @@ public final class KeyValueStore: Store {
                 if operations.count == 1 {
                     return try state.root.apply(operations[0]).map { [$0] } ?? []
                 }
-                let backup = state.root
-                var recorder = PatchRecorder()
-                do throws(StoreError) {
-                    for operation in operations {
-                        if let patch = try state.root.apply(operation) { recorder.record(patch) }
-                    }
-                } catch {
-                    state.root = backup
-                    throw error
-                }
-                return recorder.patches
+                return try PatchRecorder.applyAll(operations, to: &state.root)
             }
         } catch let error as StoreError {
             throw error
@@ -270,18 +260,7 @@ public final class KeyValueStore: Store {
     /// ``BackendLink/applyRemote(origin:_:)``).
     func applyRemote(origin: String, _ build: (StoreValue) -> [StoreOperation]) throws -> StoreChange? {
         try mutate(transactionID: nil, origin: origin) { state throws(StoreError) in
-            let operations = build(state.root)
-            let backup = state.root
-            var recorder = PatchRecorder()
-            do throws(StoreError) {
-                for operation in operations {
-                    if let patch = try state.root.apply(operation) { recorder.record(patch) }
-                }
-            } catch {
-                state.root = backup
-                throw error
-            }
-            return recorder.patches
+            try PatchRecorder.applyAll(build(state.root), to: &state.root)
         }
     }
 }
