@@ -29,7 +29,7 @@ public struct ServerRecord: Sendable, Hashable, Codable {
     public var pid: Int32
     /// The server's name (sent in `hello`).
     public var name: String
-    /// When the server started, RFC 3339.
+    /// When the server started, RFC 3339 with milliseconds (two servers started in the same second still order).
     public var started: String
 
     public init(host: String, port: Int, token: String, name: String, pid: Int32 = getpid(), started: Date = Date()) {
@@ -38,7 +38,19 @@ public struct ServerRecord: Sendable, Hashable, Codable {
         self.token = token
         self.name = name
         self.pid = pid
-        self.started = ISO8601DateFormatter().string(from: started)
+        self.started = Self.startedFormat(fractional: true).string(from: started)
+    }
+
+    /// When the server started, read from ``started`` (records written without milliseconds read too).
+    public var startDate: Date {
+        Self.startedFormat(fractional: true).date(from: started)
+            ?? Self.startedFormat(fractional: false).date(from: started) ?? .distantPast
+    }
+
+    private static func startedFormat(fractional: Bool) -> ISO8601DateFormatter {
+        let format = ISO8601DateFormatter()
+        if fractional { format.formatOptions.insert(.withFractionalSeconds) }
+        return format
     }
 
     /// `http://HOST:PORT` (IPv6 hosts in brackets; a wildcard host becomes loopback, where a local tool reaches it).
@@ -116,7 +128,7 @@ public struct ServerRecord: Sendable, Hashable, Codable {
                 try? FileManager.default.removeItem(at: url)
             }
         }
-        return records.sorted { $0.started > $1.started }
+        return records.sorted { $0.startDate > $1.startDate }
     }
 
     /// The live server on `port`, or the newest live one when `port` is nil.

@@ -31,4 +31,15 @@ import Testing
         #expect(ServerRecord.directory(environment: ["XDG_STATE_HOME": "/s"]).path == "/s/keyscope/servers")
         #expect(ServerRecord.directory(environment: ["HOME": "/h"]).path == "/h/.local/state/keyscope/servers")
     }
+
+    @Test func serversStartedInTheSameSecondStillOrderByStartTime() {
+        let second = Date(timeIntervalSince1970: 1_790_000_000)
+        let first = ServerRecord(host: "127.0.0.1", port: 1, token: "t", name: "a", started: second)
+        let later = ServerRecord(host: "127.0.0.1", port: 2, token: "t", name: "b", started: second + 0.25)
+        #expect(later.startDate > first.startDate)
+        #expect(abs(later.startDate.timeIntervalSince(second) - 0.25) < 0.002)
+        var old = first
+        old.started = "2026-11-27T10:29:27Z"
+        #expect(old.startDate == Date(timeIntervalSince1970: 1_795_775_367), "a record without milliseconds reads too")
+    }
 }
