@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "KeyscopeCore", targets: ["KeyscopeCore"]),
         .library(name: "KeyscopeTesting", targets: ["KeyscopeTesting"]),
+        .library(name: "KeyscopeProtocol", targets: ["KeyscopeProtocol"]),
         .library(name: "KeyscopeInspector", targets: ["KeyscopeInspector", "KeyscopeServer"]),
         .library(name: "KeyscopeServiceLifecycle", targets: ["KeyscopeServiceLifecycle"]),
         .library(name: "KeyscopeClient", targets: ["KeyscopeClient"]),
@@ -61,10 +62,19 @@ let package = Package(
             dependencies: ["KeyscopeCore", "CJansson"],
             swiftSettings: strictSettings
         ),
+        // The inspector's wire contract, shared by hub, server, client and CLI: protocol constants and route paths,
+        // error codes (HubError), the path forms of /tune and /api/preferences, server records and the state folder.
+        .target(
+            name: "KeyscopeProtocol",
+            dependencies: ["KeyscopeCore"],
+            swiftSettings: strictSettings
+        ),
         // The inspector hub: global sequence numbers, the bounded change log, client cursors, snapshots.
         .target(
             name: "KeyscopeInspector",
-            dependencies: ["KeyscopeCore", "KeyscopeCodec", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeProtocol", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         // libwebsockets, wrapped by KeyscopeServer and KeyscopeClient only.
@@ -77,7 +87,7 @@ let package = Package(
         .target(
             name: "KeyscopeServer",
             dependencies: [
-                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "CLibWebSockets",
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeProtocol", "CLibWebSockets",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -86,7 +96,7 @@ let package = Package(
         .target(
             name: "KeyscopeServiceLifecycle",
             dependencies: [
-                "KeyscopeCore", "KeyscopeInspector", "KeyscopeServer",
+                "KeyscopeCore", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeServer",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -118,7 +128,8 @@ let package = Package(
         .target(
             name: "KeyscopePreferences",
             dependencies: [
-                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeSecrets", openCombine,
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeSecrets",
+                openCombine,
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -155,7 +166,7 @@ let package = Package(
         // A WebSocket client of the inspector protocol (libwebsockets), for the `keyscope` CLI's client commands.
         .target(
             name: "KeyscopeClient",
-            dependencies: ["KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "CLibWebSockets"],
+            dependencies: ["KeyscopeCore", "KeyscopeCodec", "KeyscopeProtocol", "CLibWebSockets"],
             swiftSettings: strictSettings
         ),
         // Generators of random StoreValues, key paths and JSON spellings for this package's property tests.
@@ -175,7 +186,7 @@ let package = Package(
             dependencies: [
                 "KeyscopeCore",
                 "KeyscopeCodec",
-                "KeyscopeInspector",
+                "KeyscopeInspector", "KeyscopeProtocol",
                 "KeyscopeServer",
                 "KeyscopeClient",
                 "KeyscopeTunables",
@@ -193,7 +204,8 @@ let package = Package(
         .executableTarget(
             name: "KeyscopeFixtureMaker",
             dependencies: [
-                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeServer", "KeyscopePreferences",
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeServer",
+                "KeyscopePreferences",
                 "KeyscopeSecrets",
             ],
             swiftSettings: strictSettings
@@ -209,7 +221,8 @@ let package = Package(
         .executableTarget(
             name: "KeyscopeHostProbe",
             dependencies: [
-                "KeyscopeCore", "KeyscopeInspector", "KeyscopeServer", "KeyscopeTunables", "KeyscopeRecording",
+                "KeyscopeCore", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeServer", "KeyscopeTunables",
+                "KeyscopeRecording",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -237,13 +250,14 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyscopeInspectorTests",
-            dependencies: ["KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting"],
+            dependencies: ["KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "KeyscopeServerTests",
             dependencies: [
-                "KeyscopeServer", "KeyscopeServiceLifecycle", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore",
+                "KeyscopeServer", "KeyscopeServiceLifecycle", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCodec",
+                "KeyscopeCore",
                 "KeyscopeClient",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -254,7 +268,7 @@ let package = Package(
         .testTarget(
             name: "KeyscopeTunablesTests",
             dependencies: [
-                "KeyscopeTunables", "KeyscopeInspector", "KeyscopeCore",
+                "KeyscopeTunables", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
@@ -268,7 +282,8 @@ let package = Package(
         .testTarget(
             name: "KeyscopePreferencesTests",
             dependencies: [
-                "KeyscopePreferences", "KeyscopeSecrets", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore",
+                "KeyscopePreferences", "KeyscopeSecrets", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCodec",
+                "KeyscopeCore",
                 "KeyscopeTestChild",
                 openCombine,
                 .product(name: "Logging", package: "swift-log"),
@@ -279,7 +294,8 @@ let package = Package(
         .testTarget(
             name: "KeyscopeRecordingTests",
             dependencies: [
-                "KeyscopeRecording", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting",
+                "KeyscopeRecording", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCodec", "KeyscopeCore",
+                "KeyscopeTesting",
             ],
             swiftSettings: strictSettings
         ),
@@ -300,13 +316,13 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyscopeClientTests",
-            dependencies: ["KeyscopeClient", "KeyscopeInspector", "KeyscopeCore"],
+            dependencies: ["KeyscopeClient", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "KeyscopeCLITests",
             dependencies: [
-                "keyscope", "KeyscopeClient", "KeyscopeCodec", "KeyscopeCore", "KeyscopeInspector",
+                "keyscope", "KeyscopeClient", "KeyscopeCodec", "KeyscopeCore", "KeyscopeInspector", "KeyscopeProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -315,6 +331,7 @@ let package = Package(
             name: "KeyscopeProcessTests",
             dependencies: [
                 "KeyscopeCore", "KeyscopeTesting", "KeyscopeTestChild", "keyscope", "KeyscopeInspector",
+                "KeyscopeProtocol",
                 "KeyscopeServer",
             ],
             swiftSettings: strictSettings

@@ -1,5 +1,5 @@
 import Foundation
-import KeyscopeInspector
+import KeyscopeProtocol
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import KeyscopeCodec
 public import KeyscopeCore
+import KeyscopeProtocol
 import Synchronization
 
 /// A client of the inspector's WebSocket protocol (PROTOCOL.md): connects to `ws://HOST:PORT/ws?token=T` with the
@@ -8,7 +9,7 @@ import Synchronization
 ///
 /// ```swift
 /// import KeyscopeClient
-/// import KeyscopeInspector
+/// import KeyscopeProtocol
 ///
 /// let client = try await InspectorClient.connect(to: InspectorEndpoint(record: try ServerRecord.find(port: nil)))
 /// let reply = try await client.send(request: [

@@ -1,5 +1,5 @@
 import Foundation
-public import KeyscopeInspector
+public import KeyscopeProtocol
 
 /// Where an inspector server is and how to prove the right to talk to it: host, port and token.
 ///

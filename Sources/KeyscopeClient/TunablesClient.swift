@@ -1,5 +1,5 @@
 public import KeyscopeCore
-import KeyscopeInspector
+import KeyscopeProtocol
 
 /// The tunables of a running inspector server, over its HTTP endpoints (PROTOCOL.md): `GET /tune`,
 /// `PUT /tune/:key/:value`, `DELETE /tune/:key` and `POST /tune`.

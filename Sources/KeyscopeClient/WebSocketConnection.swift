@@ -1,6 +1,6 @@
 import CLibWebSockets
 import Foundation
-import KeyscopeInspector
+import KeyscopeProtocol
 import Synchronization
 
 /// One WebSocket client connection through libwebsockets: its own lws context, serviced by its own thread, which

@@ -1,4 +1,5 @@
 public import KeyscopeCore
+public import KeyscopeProtocol
 import Synchronization
 
 extension InspectorHub {

@@ -1,5 +1,6 @@
 public import Foundation
 public import KeyscopeCore
+public import KeyscopeProtocol
 import Synchronization
 
 extension InspectorHub {

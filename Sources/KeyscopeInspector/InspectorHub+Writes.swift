@@ -1,5 +1,6 @@
 import Foundation
 public import KeyscopeCore
+public import KeyscopeProtocol
 import Synchronization
 
 /// One operation of a client's `write` or `transaction` request, as it came off the wire (not yet validated).

@@ -1,5 +1,6 @@
 public import Foundation
 public import KeyscopeCore
+public import KeyscopeProtocol
 
 /// What a client asks for when it starts a recording in the inspected process (`POST /api/recordings`, the
 /// dashboard's Record button): bounds, muted paths and stores, and an optional file name.

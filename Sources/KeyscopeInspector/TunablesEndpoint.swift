@@ -1,4 +1,5 @@
 public import KeyscopeCore
+public import KeyscopeProtocol
 
 /// What the inspector needs from a set of tunable constants (KeyscopeTunables provides one): the store that holds
 /// them, and the schema check every client write passes before the hub applies it.

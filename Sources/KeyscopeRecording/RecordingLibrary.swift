@@ -2,6 +2,7 @@ public import Foundation
 import KeyscopeCodec
 public import KeyscopeCore
 public import KeyscopeInspector
+public import KeyscopeProtocol
 public import Logging
 import Synchronization
 

@@ -1,6 +1,7 @@
 import CLibWebSockets
 public import Foundation
 public import KeyscopeInspector
+import KeyscopeProtocol
 public import Logging
 import Synchronization
 

@@ -1,6 +1,7 @@
 import CLibWebSockets
 import Foundation
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// The C memory an lws context points at for its whole life: the protocol list, the vhost's response headers, the
 /// strings they name. Made and freed on the service thread.

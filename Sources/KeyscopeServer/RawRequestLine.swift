@@ -1,4 +1,5 @@
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// A request line exactly as the client sent it (``RequestLineCapture``), nothing decoded: `METHOD TARGET VERSION`.
 ///

@@ -1,5 +1,6 @@
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// Carries out one client request against the hub: the single validated way from a client back into the stores,
 /// for WebSocket messages and `POST /api/request` alike.

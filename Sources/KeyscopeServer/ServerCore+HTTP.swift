@@ -2,6 +2,7 @@ import CLibWebSockets
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import Logging
 
 /// Plain HTTP: the API endpoints and the static dashboard.

@@ -2,6 +2,7 @@ import CLibWebSockets
 import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// Which `/api/preferences` endpoint a request is for, read from its raw path (``RawRequestLine``): lws's decoded
 /// path cannot tell `/api/preferences/userDefaults/com.shop/a%2Fb` from `…/com.shop/a/b`.

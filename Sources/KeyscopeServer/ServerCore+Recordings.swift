@@ -2,6 +2,7 @@ import CLibWebSockets
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// Which `/api/recordings` endpoint a request is for (docs/recording.md "HTTP"), read from lws's decoded path: a
 /// recording's name is a plain file name (`[A-Za-z0-9._-]`), so nothing in it needs the path as sent. Whatever else

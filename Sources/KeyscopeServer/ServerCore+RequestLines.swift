@@ -1,6 +1,7 @@
 import CLibWebSockets
 import KeyscopeInspector
 import Logging
+import KeyscopeProtocol
 
 /// The request line as sent, before lws parses it (see ``RequestLineCapture``): kept for the `/tune` and
 /// `/api/preferences` routes, and a `/tune/…` or `/api/preferences/…` path that cannot be decoded refused at once,

@@ -1,5 +1,6 @@
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// `POST /api/rewind` (docs/recording.md "Rewind"): the HTTP form of the WebSocket `rewind` request.
 extension ServerCore {

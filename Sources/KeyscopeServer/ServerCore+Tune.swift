@@ -1,6 +1,7 @@
 import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// Which `/tune` endpoint a request is for, read from its raw path (``RawRequestLine``): lws's decoded path
 /// cannot tell `/tune/a%2Fb/5` from `/tune/a/b/5`.

@@ -1,6 +1,7 @@
 import CLibWebSockets
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// WebSocket connections: the upgrade checks, the session's stream, and requests from the client.
 extension ServerCore {

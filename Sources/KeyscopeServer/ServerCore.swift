@@ -2,6 +2,7 @@ import CLibWebSockets
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import Logging
 import Synchronization
 

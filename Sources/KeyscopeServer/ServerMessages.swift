@@ -1,6 +1,7 @@
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// The server-to-client messages that are not the hub's (`hello`, `reply`) and the JSON error body of HTTP.
 enum ServerMessages {

@@ -1,6 +1,7 @@
 import Foundation
 public import KeyscopeCore
 public import KeyscopeInspector
+public import KeyscopeProtocol
 
 /// The inspector's view of the tunables: `GET /tune`, the checks before `PUT /tune/:key/:value`, `POST /tune` and
 /// the `tune` request, and the dashboard's Tunables panel. The hub applies accepted writes to ``storeID`` itself,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import KeyscopeServer
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopePreferences
+import KeyscopeProtocol
 import KeyscopeRecording
 import KeyscopeServer
 import KeyscopeTunables

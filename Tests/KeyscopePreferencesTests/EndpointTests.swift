@@ -3,6 +3,7 @@ import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopePreferences
+import KeyscopeProtocol
 import Testing
 
 /// The inspector's view: the panel's JSON, field by field, and secrets that never leave the process unredacted.

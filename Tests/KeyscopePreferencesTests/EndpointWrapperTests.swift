@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopePreferences
+import KeyscopeProtocol
 import KeyscopeSecrets
 import Synchronization
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopePreferences
+import KeyscopeProtocol
 import Testing
 
 /// The mirrors are write-through: a client's generic write, transaction or revert reaches the suite (or is refused

@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import KeyscopeRecording
 import Testing
 

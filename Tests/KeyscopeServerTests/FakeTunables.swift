@@ -1,5 +1,6 @@
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// A test double of KeyscopeTunables: tunables in a real KeyValueStore, checked against a small schema.
 ///

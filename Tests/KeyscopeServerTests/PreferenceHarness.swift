@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeClient
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import Synchronization
 
 @testable import KeyscopeServer

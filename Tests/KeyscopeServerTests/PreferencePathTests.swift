@@ -1,5 +1,6 @@
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import Testing
 
 @testable import KeyscopeServer

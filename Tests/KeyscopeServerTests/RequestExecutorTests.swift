@@ -4,6 +4,7 @@ import KeyscopeInspector
 import Testing
 
 @testable import KeyscopeServer
+import KeyscopeProtocol
 
 /// Requests as they come off the wire: parsed, validated, executed against a real hub and store.
 @Suite struct RequestExecutorTests {

@@ -2,6 +2,7 @@ import KeyscopeClient
 import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import Testing
 
 @testable import KeyscopeServer

@@ -1,5 +1,6 @@
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import Testing
 
 /// `InspectorHub.tune(key:value:)` and `replaceTunables(with:)`: the checks, their order, one change each.

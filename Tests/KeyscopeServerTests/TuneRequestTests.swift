@@ -5,6 +5,7 @@ import KeyscopeInspector
 import Testing
 
 @testable import KeyscopeServer
+import KeyscopeProtocol
 
 /// The `tune` request: over a real WebSocket, through `POST /api/request`, and through the executor.
 @Suite(.serialized) struct TuneRequestTests {

@@ -1,6 +1,7 @@
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// A scanned container's identity: its source and its suite or service name.
 struct ContainerName: Sendable, Hashable, Comparable, CustomStringConvertible {

@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import Synchronization
+import KeyscopeProtocol
 
 /// The mirrors' write-through: what a mirror's gate does with each change before the store commits it.
 extension PreferencesRepository {

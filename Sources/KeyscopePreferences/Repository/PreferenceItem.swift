@@ -1,6 +1,7 @@
 public import Foundation
 public import KeyscopeCore
 public import KeyscopeInspector
+public import KeyscopeProtocol
 
 /// One preference as the repository shows it: a key of a scanned suite or an account of a scanned secret service.
 ///

@@ -1,5 +1,6 @@
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// Why a preference source (a UserDefaults suite or a secret service) or the repository refused a request. Nothing
 /// changed when one is thrown.

@@ -4,6 +4,7 @@ import KeyscopeInspector
 import KeyscopeSecrets
 import Logging
 import Synchronization
+import KeyscopeProtocol
 
 /// Rescans: which containers exist, what they hold, and one mirror change per container that changed.
 extension PreferencesRepository {

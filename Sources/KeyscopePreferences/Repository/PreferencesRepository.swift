@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 public import KeyscopeCore
 public import KeyscopeInspector
+public import KeyscopeProtocol
 public import KeyscopeSecrets
 public import Logging
 import Synchronization

@@ -1,6 +1,7 @@
 public import Foundation
 public import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// Finds the UserDefaults suites of the process's user where Foundation keeps them, and reads and writes their keys
 /// the way Foundation does, so that the app sees every write.

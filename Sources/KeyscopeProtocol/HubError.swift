@@ -1,4 +1,4 @@
-import KeyscopeCore
+package import KeyscopeCore
 
 /// Why the hub refused a client's request, with a PROTOCOL.md error code. Nothing changed when one is thrown.
 ///
@@ -69,7 +69,7 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func badRequest(_ message: String) -> HubError { HubError(code: .badRequest, message: message) }
 
     /// The store's refusal as a wire error: the store's codes that the protocol shares are kept as they are.
-    init(_ error: StoreError, context: String = "") {
+    package init(_ error: StoreError, context: String = "") {
         let code: Code
         switch error.code {
         case .badPath: code = .badPath

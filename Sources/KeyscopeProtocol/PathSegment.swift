@@ -1,11 +1,11 @@
 /// One percent-encoded path segment of the routes that carry names in their path (`/tune/:key/:value`,
 /// `/api/preferences/:source/:container/:key`): decoding with the checks both share.
-enum PathSegment {
+package enum PathSegment {
     /// Decodes `segment` once. `advice` ends the control-character message: where such a name can be sent instead.
     ///
     /// - Throws: `bad_request` for a `%` not followed by two hex digits, for bytes that are not UTF-8, and for a
     ///   control character; the message names the segment.
-    static func decode(_ segment: some StringProtocol, controlCharacterAdvice advice: String) throws(HubError)
+    package static func decode(_ segment: some StringProtocol, controlCharacterAdvice advice: String) throws(HubError)
         -> String
     {
         var bytes: [UInt8] = []
