@@ -206,7 +206,7 @@ let package = Package(
             dependencies: [
                 "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeServer",
                 "KeyscopePreferences",
-                "KeyscopeSecrets",
+                "KeyscopeSecrets", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -250,7 +250,9 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyscopeInspectorTests",
-            dependencies: ["KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting"],
+            dependencies: [
+                "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -258,7 +260,7 @@ let package = Package(
             dependencies: [
                 "KeyscopeServer", "KeyscopeServiceLifecycle", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCodec",
                 "KeyscopeCore",
-                "KeyscopeClient",
+                "KeyscopeClient", "KeyscopeTunables", "KeyscopePreferences", "KeyscopeRecording",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -332,7 +334,7 @@ let package = Package(
             dependencies: [
                 "KeyscopeCore", "KeyscopeTesting", "KeyscopeTestChild", "keyscope", "KeyscopeInspector",
                 "KeyscopeProtocol",
-                "KeyscopeServer",
+                "KeyscopeServer", "KeyscopeTunables",
             ],
             swiftSettings: strictSettings
         ),

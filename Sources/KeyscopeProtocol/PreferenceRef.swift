@@ -28,4 +28,3 @@ public struct PreferenceRef: Sendable, Hashable, CustomStringConvertible {
     /// `<source>/<container>/<key>`, the id the panel gives each preference.
     public var description: String { "\(source.rawValue)/\(container)/\(key)" }
 }
-

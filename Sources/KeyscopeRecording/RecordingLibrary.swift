@@ -14,7 +14,7 @@ import Synchronization
 /// let library = RecordingLibrary(
 ///     folder: URL(fileURLWithPath: "/var/tmp/shop/recordings"),
 ///     offered: [URL(fileURLWithPath: "fixtures/recordings")])
-/// let inspector = try Inspector.start(recordings: library)   // or later: hub.recordings = library
+/// let inspector = try Inspector.start(features: [RecordingsFeature(library)])
 /// // at shutdown, so that every file ends cleanly:
 /// library.stopAll()
 /// ```

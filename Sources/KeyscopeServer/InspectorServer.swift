@@ -6,7 +6,7 @@ public import Logging
 import Synchronization
 
 /// The inspector's HTTP and WebSocket server (libwebsockets): the dashboard's files, `/ws`, `/api/health`,
-/// `/api/snapshot`, `POST /api/request`, and the hub's tunables at `/tune` and `/api/tunables`, with every rule of
+/// `/api/snapshot`, `POST /api/request`, `POST /api/rewind` and every route of the hub's features, with every rule of
 /// PROTOCOL.md.
 ///
 /// ```swift

@@ -10,8 +10,8 @@ import Darwin
 ///
 /// lws decodes the request target while it parses it and keeps only the result: `%2F` becomes a `/` that is
 /// indistinguishable from a segment separator, `//` collapses, `/./` and `/../` are resolved (encoded dots too),
-/// a raw `;` or `&` cuts the path, and a bad escape such as `%zz` gets lws's own HTML 403. `PUT /tune/:key/:value`
-/// and `/api/preferences/:source/:container/:key` need the segments as sent, so the server reads the request line
+/// a raw `;` or `&` cuts the path, and a bad escape such as `%zz` gets lws's own HTML 403. Routes that take names
+/// in their path (a value may be a URL) need the segments as sent, so the server reads the request line
 /// itself, without consuming it: when lws accepts a connection, its socket is peeked (`MSG_PEEK`); when the line is
 /// not all there yet, lws is told not to read the socket (`lws_rx_flow_control`) and the socket joins a
 /// ``ReadinessWatch``, whose one descriptor lws polls with the others. The socket is peeked again only when new bytes

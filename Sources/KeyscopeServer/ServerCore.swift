@@ -33,9 +33,10 @@ final class ServerCore: @unchecked Sendable {
     /// (set by the service thread for the context's life).
     var echoSessions: [OpaquePointer: EchoSession] = [:]
     var echoSubprotocol: UnsafeMutablePointer<CChar>?
-    /// The request bodies being received (`POST /api/request`, `POST /tune`, `PUT /api/preferences/…`, the
-    /// refreshes), with what each is for.
+    /// The request bodies being received, with the route each is for.
     var bodies: [OpaquePointer: PendingBody] = [:]
+    /// The route table and how many features it was made from (see ``routeTable()``).
+    var routes: (featureCount: Int, table: RouteTable)?
     /// Each connection's request line as the client sent it (lws hands over only a decoded path).
     var requestLines: RequestLineCapture
     /// The capture's readiness watch as lws polls it (a raw file wsi); `nil` before the context exists.

@@ -284,10 +284,13 @@ struct ServeCommand: AsyncParsableCommand {
                     + "file, or pass --no-tunables to serve without tunables")
         }
         let backend = try redisOptions.makeBackend()
-        let hub = InspectorHub(
-            registry: .shared,
-            options: HubOptions(maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: readOnly),
-            tunables: constants)
+        let server = Inspector.makeServer(
+            options: options,
+            hubOptions: HubOptions(
+                maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: readOnly,
+                readOnlyReason: readOnly ? "it was started with `keyscope serve --read-only`" : nil),
+            features: [TunablesFeature(constants)], logger: Logger(label: "keyscope.server"))
+        let hub = server.hub
         let scanned: DemoPreferences?
         do {
             scanned =
@@ -305,8 +308,8 @@ struct ServeCommand: AsyncParsableCommand {
                 ?? PackageFolder.find("fixtures/recordings", marker: "README.md")).map { [$0] } ?? [],
             limits: RecordingLibrary.Limits(maxActive: maxRecordings, maxFolderBytes: recordingsLimit.bytes)
         )
-        hub.recordings = recordings
-        let server = InspectorServer(hub: hub, options: options)
+        for feature in scanned?.features ?? [PreferencesFeature(), WatchesFeature()] { hub.add(feature) }
+        hub.add(RecordingsFeature(recordings))
         do {
             try server.start()
         } catch {

@@ -1,7 +1,7 @@
 import KeyscopeCore
 import KeyscopeInspector
-import Testing
 import KeyscopeProtocol
+import Testing
 
 /// Reverting a change: its inverse as a new change, only while the state still holds what it left.
 @Suite struct RevertTests {

@@ -30,7 +30,7 @@ import OpenCombine
         let subscription = theme.projectedValue.publisher.sink { value in seen.withLock { $0.append(value) } }
         defer { subscription.cancel() }
 
-        let seq = try hub.updatePreference(
+        let seq = try hub.preferencesFeature.update(
             PreferenceRef(source: .userDefaults, container: "wrapped", key: "theme"), value: "light")
         #expect(seq != nil)
         #expect(WrapperTesting.eventually { seen.withLock { $0.last } == "light" }, "\(seen.withLock { $0 })")
@@ -50,7 +50,8 @@ import OpenCombine
         let subscription = token.projectedValue.publisher.sink { value in seen.withLock { $0.append(value) } }
         defer { subscription.cancel() }
 
-        try hub.updatePreference(PreferenceRef(source: .secrets, container: "svc", key: "token"), value: "new-token-1")
+        try hub.preferencesFeature.update(
+            PreferenceRef(source: .secrets, container: "svc", key: "token"), value: "new-token-1")
         #expect(WrapperTesting.eventually { seen.withLock { $0.last } == "new-token-1" }, "\(seen.withLock { $0 })")
         let mirror = try #require(
             sandbox.registry.store(StoreID(scope: .app, storage: .backend(namespace: "secrets.svc"))))

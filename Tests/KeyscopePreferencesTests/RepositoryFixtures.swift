@@ -39,7 +39,7 @@ final class PrefsSandbox: Sendable {
     /// A started hub on this sandbox's registry with `repository` attached.
     func hub(_ repository: PreferencesRepository) -> InspectorHub {
         let hub = InspectorHub(registry: registry)
-        hub.preferences = repository
+        hub.preferencesFeature.endpoint = repository
         hub.start()
         return hub
     }

@@ -4,6 +4,7 @@ import KeyscopeInspector
 import KeyscopeProtocol
 import KeyscopeServer
 import KeyscopeTesting
+import KeyscopeTunables
 import Testing
 
 #if canImport(Glibc)
@@ -48,7 +49,7 @@ struct TuneCommandTests {
         let arguments: [String]
 
         init() throws {
-            let hub = InspectorHub(registry: StoreRegistry(), tunables: tunables)
+            let hub = InspectorHub(registry: StoreRegistry(), features: [TunablesFeature(tunables)])
             try hub.registry.register(tunables.store)
             var options = ServerOptions()
             options.port = 0

@@ -134,8 +134,8 @@ import Testing
         do {
             let hub = recordedHub()
             try addRecordedStore(hub, "a", root: ["n": 0])
-            hub.recordings = library
-            #expect(try hub.recordingsListing()["recordings"] == [])
+            hub.recordingsFeature.endpoint = library
+            #expect(try hub.recordingsFeature.listing()["recordings"] == [])
             hub.stop()
             released = hub
         }

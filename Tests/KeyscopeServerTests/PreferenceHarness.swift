@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeClient
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopePreferences
 import KeyscopeProtocol
 import Synchronization
 
@@ -13,7 +14,7 @@ import Synchronization
 ///
 /// ```swift
 /// let preferences = try FakePreferences(registry: hub.registry, suites: ["com.shop": ["theme": "dark"]])
-/// hub.preferences = preferences
+/// hub.preferencesFeature.endpoint = preferences
 /// ```
 /// Its rules, close to the real ones: editing off is `read_only`; an unknown container or deleting a missing key is
 /// `unknown_key`; a suite cannot hold `null` and a secret must be a string (`type_mismatch`); the key `refused` is
@@ -217,8 +218,8 @@ struct PreferenceHarness {
                 registry: base.hub.registry, suites: Self.suites, services: Self.services, editing: editing)
             : nil
         watches = withWatches ? FakeWatches() : nil
-        base.hub.preferences = preferences
-        base.hub.watches = watches
+        base.hub.preferencesFeature.endpoint = preferences
+        base.hub.watchesFeature.endpoint = watches
     }
 
     func stop() { base.stop() }

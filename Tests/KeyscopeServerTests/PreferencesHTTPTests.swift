@@ -379,7 +379,7 @@ import Testing
             let (status, json, _) = try harness.call(method, target, body: body)
             #expect(status == 404, "\(method) \(target)")
             #expect(TuneHarness.code(json) == "no_preferences")
-            #expect(json?["error"]?["message"]?.stringValue?.contains("Inspector.start(preferences:)") == true)
+            #expect(json?["error"]?["message"]?.stringValue?.contains("PreferencesFeature") == true)
         }
         #expect(try harness.call("GET", "/api/watches").status == 200, "watches do not need preferences")
     }
@@ -458,6 +458,6 @@ import Testing
         (.typeMismatch, 400), (.badJSON, 400),
     ])
     func errorCodesMapToTheirStatus(code: HubError.Code, status: Int) {
-        #expect(ServerCore.status(for: code) == status)
+        #expect(code.httpStatus == status)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
-import Synchronization
 import KeyscopeProtocol
+import Synchronization
 
 /// The mirrors' write-through: what a mirror's gate does with each change before the store commits it.
 extension PreferencesRepository {

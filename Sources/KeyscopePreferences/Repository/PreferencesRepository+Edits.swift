@@ -1,6 +1,6 @@
 import Foundation
 public import KeyscopeCore
-public import KeyscopeInspector
+import KeyscopeInspector
 public import KeyscopeProtocol
 import Synchronization
 

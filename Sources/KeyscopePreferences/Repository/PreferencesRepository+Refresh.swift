@@ -1,10 +1,10 @@
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import KeyscopeSecrets
 import Logging
 import Synchronization
-import KeyscopeProtocol
 
 /// Rescans: which containers exist, what they hold, and one mirror change per container that changed.
 extension PreferencesRepository {

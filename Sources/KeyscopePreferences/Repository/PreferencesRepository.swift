@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 public import KeyscopeCore
-public import KeyscopeInspector
+import KeyscopeInspector
 public import KeyscopeProtocol
 public import KeyscopeSecrets
 public import Logging
@@ -14,7 +14,7 @@ import Synchronization
 /// let preferences = try PreferencesRepository(
 ///     configuration: PreferencesConfiguration(excludeSuites: ["com.shop.cache*"]),
 ///     secrets: try FileSecretStore(directory: dataDirectory, appID: "com.shop"))
-/// hub.preferences = preferences                              // the Preferences panel, /api/preferences
+/// hub.add(PreferencesFeature(preferences))                  // the Preferences panel, /api/preferences
 /// try preferences.update(PreferenceRef(source: .userDefaults, container: "com.shop", key: "theme"), value: "dark")
 /// preferences.startAutoRefresh(every: .seconds(5))           // pick up the app's own changes
 /// ```

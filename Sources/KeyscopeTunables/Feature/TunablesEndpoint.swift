@@ -6,8 +6,8 @@ public import KeyscopeProtocol
 ///
 /// The values live in an ordinary store (registered in the hub's registry), so their changes are in the mutation
 /// log and history, revert and replay cover them. Client writes (`PUT /tune/:key/:value`, `DELETE /tune/:key`,
-/// `POST /tune`, the `tune` WebSocket request) go through ``InspectorHub/tune(key:value:)``,
-/// ``InspectorHub/removeTunable(key:)`` and ``InspectorHub/replaceTunables(with:)``: the hub checks the key's form
+/// `POST /tune`, the `tune` WebSocket request) go through ``TunablesFeature/tune(key:value:)``,
+/// ``TunablesFeature/remove(key:)`` and ``TunablesFeature/replaceAll(with:)``: the feature checks the key's form
 /// (``TunePath/checkKey(_:)``), the endpoint validates, then the hub applies the write to ``storeID`` like any other
 /// client write. The tunables are an open JSON object: a write may create a key, unless the endpoint refuses keys
 /// it does not know (a closed schema).

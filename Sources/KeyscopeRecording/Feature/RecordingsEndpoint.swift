@@ -1,5 +1,6 @@
 public import Foundation
 public import KeyscopeCore
+public import KeyscopeInspector
 public import KeyscopeProtocol
 
 /// What a client asks for when it starts a recording in the inspected process (`POST /api/recordings`, the
@@ -83,7 +84,7 @@ public struct RecordingRequest: Sendable, Hashable {
 /// into its recordings folder. Wire shapes: docs/recording.md "HTTP".
 ///
 /// The hub calls these from client requests (`/api/recordings…`), handing itself to those that need it: an endpoint
-/// keeps no hub, so it can be made before the hub (`Inspector.start(recordings:)`) and attaching it makes no cycle.
+/// keeps no hub, so it can be made before the hub (`RecordingsFeature(endpoint)`) and attaching it makes no cycle.
 /// A read-only hub refuses a client's start and stop (`read_only`) before calling these: a recording writes a file.
 public protocol RecordingsEndpoint: AnyObject, Sendable {
     /// `GET /api/recordings`: `{"recordings": [{"id", "source", "name", "bytes", "modified"}], "active": [status…]}`.
