@@ -1,4 +1,4 @@
-/// A request line exactly as the client sent it (``RequestLineCapture``), nothing decoded: `METHOD TARGET VERSION`.
+/// A request line exactly as the client sent it (``RequestHeadCapture``), nothing decoded: `METHOD TARGET VERSION`.
 ///
 /// ```swift
 /// let line = RawRequestLine(Array("PUT /x/a%2Fb/5?token=T HTTP/1.1".utf8))

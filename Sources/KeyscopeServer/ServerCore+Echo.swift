@@ -14,7 +14,6 @@ extension ServerCore {
     ) -> Int32? {
         switch reason {
         case LWS_CALLBACK_HTTP:
-            _ = LwsLogging.takeParseFailure()
             _ = requestLines.take(wsi)
             if let refused = hostRefusal(LwsRequest(wsi: wsi)) { return LwsResponse.refuse(wsi, refused) }
             return LwsResponse.error(

@@ -9,7 +9,6 @@ import Logging
 extension ServerCore {
     /// A request's headers are in. Host comes first, before anything else is looked at.
     func http(_ wsi: OpaquePointer) -> Int32 {
-        _ = LwsLogging.takeParseFailure()
         let request = LwsRequest(wsi: wsi)
         let rawLine = requestLines.take(wsi).flatMap(RawRequestLine.init)
         if let refused = hostRefusal(request) { return LwsResponse.refuse(wsi, refused) }

@@ -3,7 +3,7 @@ import KeyscopeInspector
 import KeyscopeProtocol
 import Logging
 
-/// The request line as sent, before lws parses it (see ``RequestLineCapture``): kept for the routes that read the
+/// The request line as sent, before lws parses it (see ``RequestHeadCapture``): kept for the routes that read the
 /// path as sent (``KeyscopeInspector/FeatureRoute/PathForm/asSent(advice:)``), and a path under them that cannot be
 /// decoded refused at once, while lws could still mangle it.
 extension ServerCore {
@@ -58,19 +58,45 @@ extension ServerCore {
         if wsi == captureWatchWSI { captureWatchWSI = nil }
     }
 
-    /// Refuses a request under a route that reads the path as sent whose path segments do not decode (a bad escape
-    /// such as `%zz`, a control character such as `%0A`, bytes that are not UTF-8) with 400 `bad_request`, before
-    /// lws parses it: lws would answer a bad escape with its own HTML 403 and cut the request line at a decoded
-    /// line break. Like lws's own refusals of requests it cannot parse, this comes before the Host and token checks.
-    /// The socket is held (lws reads no more of it) and closed from its timer.
+    /// Refuses, before lws parses it, a request that lws would mangle or drop without a word: a head over the header
+    /// limit or with more extension offers than lws takes (431 `too_large`), and a path under a route that reads it
+    /// as sent whose segments do not decode (a bad escape such as `%zz`, a control character such as `%0A`, bytes
+    /// that are not UTF-8: 400 `bad_request`; lws would answer a bad escape with its own HTML 403 and cut the line at
+    /// a decoded line break). Like lws's own refusals, this comes before the Host and token checks. The socket is
+    /// held (lws reads no more of it) and closed from its timer.
     private func screen(_ wsi: OpaquePointer) {
-        guard let line = requestLines.line(wsi).flatMap(RawRequestLine.init),
-            let error = routeTable().undecodableSegment(line)
-        else { return }
-        RawRefusal.send(wsi, Refusal(status: 400, code: error.code.rawValue, message: error.message))
+        guard let head = requestLines.head(wsi) else { return }
+        let refusal: Refusal
+        if head.isTooLarge {
+            refusal = Self.headersTooLarge(options.maxHeaderBytes)
+        } else if head.extensionOffersLength > RequestHead.maxExtensionOffers {
+            refusal = Refusal(
+                status: 431, code: "too_large",
+                message: "the Sec-WebSocket-Extensions offers are over \(RequestHead.maxExtensionOffers) bytes; the "
+                    + "server takes no extension, so send none")
+        } else if let problem = head.lineProblem ?? head.targetProblem {
+            refusal = Refusal(status: 400, code: "bad_request", message: problem)
+        } else if let line = head.line.flatMap(RawRequestLine.init), let error = routeTable().undecodableSegment(line) {
+            refusal = Refusal(status: 400, code: error.code.rawValue, message: error.message)
+        } else {
+            return
+        }
+        refuseEarly(wsi, refusal)
+    }
+
+    /// Answers a connection before lws parsed its request, then holds it until its timer closes it.
+    func refuseEarly(_ wsi: OpaquePointer, _ refusal: Refusal) {
+        RawRefusal.send(wsi, refusal)
         _ = lws_rx_flow_control(wsi, Int32(LWS_RXFLOW_REASON_FLAG_PROCESS_NOW))
         refusedEarly.insert(wsi)
         connections.advance(wsi, to: .answering)
         lws_set_timer_usecs(wsi, 1)
+    }
+
+    /// 431 for a request head over the limit.
+    static func headersTooLarge(_ limit: Int) -> Refusal {
+        Refusal(
+            status: 431, code: "too_large",
+            message: "the request line and headers are over the server's limit of \(limit) bytes")
     }
 }

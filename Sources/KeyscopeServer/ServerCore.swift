@@ -38,7 +38,7 @@ final class ServerCore: @unchecked Sendable {
     /// The route table and how many features it was made from (see ``routeTable()``).
     var routes: (featureCount: Int, table: RouteTable)?
     /// Each connection's request line as the client sent it (lws hands over only a decoded path).
-    var requestLines: RequestLineCapture
+    var requestLines: RequestHeadCapture
     /// The capture's readiness watch as lws polls it (a raw file wsi); `nil` before the context exists.
     var captureWatchWSI: OpaquePointer?
     /// Every client connection, its stage, and who makes room past ``ServerOptions/maxConnections``.
@@ -74,7 +74,7 @@ final class ServerCore: @unchecked Sendable {
         self.files = files
         self.logger = logger
         self.executor = RequestExecutor(hub: hub, readOnly: options.readOnly, maxJSONDepth: options.maxJSONDepth)
-        self.requestLines = RequestLineCapture(maxHeaderBytes: options.maxHeaderBytes)
+        self.requestLines = RequestHeadCapture(maxHeaderBytes: options.maxHeaderBytes)
         self.connections = ConnectionTable(capacity: options.maxConnections)
         self.policy = HostPolicy(
             port: options.port, extraHosts: options.allowedHosts, extraOrigins: options.allowedOrigins)
@@ -163,27 +163,6 @@ final class ServerCore: @unchecked Sendable {
     static func of(_ wsi: OpaquePointer) -> ServerCore? {
         guard let context = lws_get_context(wsi), let raw = lws_context_user(context) else { return nil }
         return Unmanaged<ServerCore>.fromOpaque(raw).takeUnretainedValue()
-    }
-
-    /// lws is dropping a request it could not parse (see ``LwsLogging``): say why before the socket closes.
-    func answer(_ wsi: OpaquePointer, _ failure: LwsLogging.ParseFailure) {
-        switch failure {
-        case .tooLarge:
-            RawRefusal.send(
-                wsi,
-                Refusal(
-                    status: 431, code: "too_large",
-                    message:
-                        "the request line and headers are over the server's limit of \(options.maxHeaderBytes) bytes"))
-        case .malformed:
-            RawRefusal.send(
-                wsi,
-                Refusal(
-                    status: 400, code: "bad_request",
-                    message: "the request cannot be parsed (a bad escape such as %00, or a broken request line)"))
-        case .answered:
-            break
-        }
     }
 
     // MARK: Wake-ups and shutdown

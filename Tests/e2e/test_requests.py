@@ -272,8 +272,9 @@ def no_tunables_server():
         ("GET", "/api/tunables", None, 404, "no_tunables"),
         ("PUT", "/tune/a%2Fb/5", None, 404, "no_tunables"),
         ("POST", "/tune", {"toolbar_height": 64}, 404, "no_tunables"),
-        # Read from the request line as sent: a %2F stays inside its segment, so three segments are three.
-        ("PUT", "/tune/a/b/5", None, 400, "bad_request"),
+        # The value is the rest of the path after the key: the key "a" is well formed, so the answer is that there
+        # are no tunables.
+        ("PUT", "/tune/a/b/5", None, 404, "no_tunables"),
         ("PUT", "/tune//5", None, 400, "bad_request"),
         ("PUT", "/tune/k/%zz", None, 400, "bad_request"),
         ("PUT", "/tune/k/a%0Ab", None, 400, "bad_request"),

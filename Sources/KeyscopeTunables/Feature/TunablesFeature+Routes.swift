@@ -49,18 +49,19 @@ extension TunablesFeature {
         ]
     }
 
-    /// `PUT /tune/:key/:value`, from the segments as sent. Answers `{"key":…,"ok":true,"seq":N,"value":…}`, with
+    /// `PUT /tune/:key/:value`, from the segments as sent: the key is the first, the value the rest of the path
+    /// (PROTOCOL.md: it may hold `/`, sent as is or as `%2F`). Answers `{"key":…,"ok":true,"seq":N,"value":…}`, with
     /// the value the text stood for (typed by the key: ``TunablesEndpoint/interpretPathValue(_:forKey:)``).
     private func set(segments: [String]) throws(HubError) -> FeatureRoute.Response {
-        guard segments.count == 2 else {
+        guard segments.count >= 2 else {
             throw .badRequest(
-                "PUT /tune/KEY/VALUE takes exactly two path segments after /tune, got \(segments.count); "
-                    + "percent-encode a / inside the value as %2F (a key holds no /)")
+                "PUT /tune/KEY/VALUE needs a key and a value after /tune (the value is the rest of the path, which "
+                    + "may hold /); got \(segments.count) segment")
         }
         let key = try TunePath.decode(segment: segments[0])
         guard !key.isEmpty else { throw .badRequest("the key is empty: PUT /tune/KEY/VALUE") }
         // The path grammar gives numbers and strings; the endpoint types them by the key (a color, a bool…).
-        let read = try TunePath.value(of: try TunePath.decode(segment: segments[1]))
+        let read = try TunePath.value(of: try TunePath.decode(segment: segments.dropFirst().joined(separator: "/")))
         let value = endpoint?.interpretPathValue(read, forKey: key) ?? read
         let seq = try tune(key: key, value: value)
         return .json(Self.success(seq, ["key": .string(key), "value": value]))

@@ -6,29 +6,30 @@ import Glibc
 import Darwin
 #endif
 
-/// Keeps each connection's request line exactly as the client sent it, because lws 4.1 cannot give it back.
+/// Reads each connection's request head before lws does (its request line exactly as the client sent it, because
+/// lws 4.1 cannot give it back, and whether the head is over the limits lws would silently drop it for).
 ///
 /// lws decodes the request target while it parses it and keeps only the result: `%2F` becomes a `/` that is
 /// indistinguishable from a segment separator, `//` collapses, `/./` and `/../` are resolved (encoded dots too),
 /// a raw `;` or `&` cuts the path, and a bad escape such as `%zz` gets lws's own HTML 403. Routes that take names
 /// in their path (a value may be a URL) need the segments as sent, so the server reads the request line
-/// itself, without consuming it: when lws accepts a connection, its socket is peeked (`MSG_PEEK`); when the line is
+/// itself, without consuming it: when lws accepts a connection, its socket is peeked (`MSG_PEEK`); when the head is
 /// not all there yet, lws is told not to read the socket (`lws_rx_flow_control`) and the socket joins a
 /// ``ReadinessWatch``, whose one descriptor lws polls with the others. The socket is peeked again only when new bytes
-/// (or a hang-up) arrive, until the line is complete, the client closed, or the line is over the header limit; then
+/// (or a hang-up) arrive, until the head is complete, the client closed, or the head is over the header limit; then
 /// reading resumes. A held connection costs no timer and no CPU while its client sends nothing; lws's own header
 /// timeout still drops it. lws then reads and parses the same bytes as usual; only ``ServerCore`` looks at the
 /// captured line.
 ///
 /// Service thread only, like every lws call.
-struct RequestLineCapture {
+struct RequestHeadCapture {
     /// Tells when held sockets have news.
     let watch = ReadinessWatch()
-    /// The held connections (their request line is not complete yet), by socket, and their sockets.
+    /// The held connections (their request head is not complete yet), by socket, and their sockets.
     private var heldBySocket: [Int32: OpaquePointer] = [:]
     private var sockets: [OpaquePointer: Int32] = [:]
-    /// Complete request lines (without CR LF) of connections whose request lws has not handed over yet.
-    private var lines: [OpaquePointer: [UInt8]] = [:]
+    /// What was read of the request head of connections whose request lws has not handed over yet.
+    private var heads: [OpaquePointer: RequestHead] = [:]
     /// Scratch space for peeks.
     private var buffer: [UInt8]
     /// Connections held during this turn of the service loop (see ``settleNewHolds()``).
@@ -38,13 +39,13 @@ struct RequestLineCapture {
         buffer = [UInt8](repeating: 0, count: max(1024, maxHeaderBytes))
     }
 
-    /// How many connections are held, waiting for the rest of their request line.
+    /// How many connections are held, waiting for the rest of their request head.
     var heldCount: Int { sockets.count }
 
-    /// lws accepted a connection: keep its request line if it is there, else hold the socket until it is. Returns
-    /// whether the line was kept now.
+    /// lws accepted a connection: read its request head if it is all there, else hold the socket until it is.
+    /// Returns whether the head was read now.
     mutating func accepted(_ wsi: OpaquePointer) -> Bool {
-        if peek(wsi) { return lines[wsi] != nil }
+        if peek(wsi) { return heads[wsi] != nil }
         let fd = lws_get_socket_fd(wsi)
         // A descriptor number lws reuses: whatever held it before is gone.
         if let stale = heldBySocket[fd] { forget(stale) }
@@ -76,21 +77,21 @@ struct RequestLineCapture {
         for fd in watch.drain() {
             guard let wsi = heldBySocket[fd], peek(wsi) else { continue }
             release(wsi)
-            if lines[wsi] != nil { kept.append(wsi) }
+            if heads[wsi] != nil { kept.append(wsi) }
         }
         return kept
     }
 
-    /// Whether `wsi` is waiting for the rest of its request line.
+    /// Whether `wsi` is waiting for the rest of its request head.
     func isHolding(_ wsi: OpaquePointer) -> Bool { sockets[wsi] != nil }
 
-    /// The kept request line of `wsi`, left in place.
-    func line(_ wsi: OpaquePointer) -> [UInt8]? { lines[wsi] }
+    /// What was read of the request head of `wsi`, left in place.
+    func head(_ wsi: OpaquePointer) -> RequestHead? { heads[wsi] }
 
     /// The request line of `wsi`, as sent (without CR LF), taken out of the capture; `nil` when it was not
     /// captured.
     mutating func take(_ wsi: OpaquePointer) -> [UInt8]? {
-        lines.removeValue(forKey: wsi)
+        heads.removeValue(forKey: wsi)?.line
     }
 
     /// The connection is gone (or about to be closed).
@@ -100,7 +101,7 @@ struct RequestLineCapture {
             watch.unwatch(fd)
         }
         justHeld.remove(wsi)
-        lines[wsi] = nil
+        heads[wsi] = nil
     }
 
     /// Lets lws read the socket again.
@@ -111,7 +112,8 @@ struct RequestLineCapture {
         _ = lws_rx_flow_control(wsi, Int32(1 | LWS_RXFLOW_REASON_FLAG_PROCESS_NOW))
     }
 
-    /// Peeks at the socket; true when waiting is over (the line is complete and kept, or it never will be).
+    /// Peeks at the socket; true when waiting is over (the head is complete and read, it is over the limit, or it
+    /// never will be complete).
     private mutating func peek(_ wsi: OpaquePointer) -> Bool {
         let fd = lws_get_socket_fd(wsi)
         guard fd >= 0 else { return true }
@@ -120,12 +122,8 @@ struct RequestLineCapture {
         }
         if count < 0 { return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR }
         guard count > 0 else { return true }  // the client closed: lws will see it
-        guard let newline = buffer[..<count].firstIndex(of: UInt8(ascii: "\n")) else {
-            return count >= buffer.count  // over the header limit: lws answers 431
-        }
-        var line = Array(buffer[..<newline])
-        if line.last == UInt8(ascii: "\r") { line.removeLast() }
-        lines[wsi] = line
+        guard let head = RequestHead(buffer[..<count], limit: buffer.count) else { return false }
+        heads[wsi] = head
         return true
     }
 }
