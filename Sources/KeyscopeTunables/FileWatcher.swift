@@ -1,6 +1,6 @@
 import Dispatch
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import Synchronization
 
 #if canImport(Glibc)
@@ -15,8 +15,9 @@ import Darwin
 ///
 /// Events are debounced (a burst becomes one call). ``stop()`` cancels the Dispatch source, waits until no handler
 /// runs, and closes the inotify descriptor; no thread of its own is ever started.
-final class TunablesFileWatcher: Sendable {
-    enum Mode: Sendable, Hashable {
+public final class FileWatcher: Sendable {
+    /// How changes are noticed.
+    public enum Mode: Sendable, Hashable {
         case inotify
         case polling(interval: Duration)
     }
@@ -27,7 +28,7 @@ final class TunablesFileWatcher: Sendable {
     private final class Shared: Sendable {
         let fileURL: URL
         let onChange: @Sendable () -> Void
-        let queue = DispatchQueue(label: "keyscope.tunables.watcher")
+        let queue = DispatchQueue(label: "keyscope.file-watcher")
         /// Signalled by the source's cancel handler: after it, no handler of this watcher runs again.
         let cancelled = DispatchSemaphore(value: 0)
         let fields = Mutex(Fields())
@@ -41,7 +42,7 @@ final class TunablesFileWatcher: Sendable {
         init(fileURL: URL, onChange: @escaping @Sendable () -> Void) {
             self.fileURL = fileURL
             self.onChange = onChange
-            queue.setSpecific(key: TunablesFileWatcher.onWatcherQueue, value: ObjectIdentifier(self))
+            queue.setSpecific(key: FileWatcher.onWatcherQueue, value: ObjectIdentifier(self))
         }
 
         /// Calls `onChange` once after the burst this event belongs to.
@@ -52,7 +53,7 @@ final class TunablesFileWatcher: Sendable {
                 return true
             }
             guard schedule else { return }
-            queue.asyncAfter(deadline: .now() + TunablesFileWatcher.debounce) {
+            queue.asyncAfter(deadline: .now() + FileWatcher.debounce) {
                 let fire = self.fields.withLock { fields -> Bool in
                     fields.firePending = false
                     return !fields.stopped
@@ -63,12 +64,16 @@ final class TunablesFileWatcher: Sendable {
     }
 
     /// The mode in use (``Mode/inotify`` falls back to polling every 250 ms when inotify cannot be set up).
-    let mode: Mode
+    public let mode: Mode
     private let shared: Shared
     /// The running source; `nil` once stopped. A `Mutex` because `stop()` may come from any thread.
     private let source: Mutex<(any DispatchSourceProtocol)?>
 
-    init(fileURL: URL, mode requested: Mode, logger: Logger, onChange: @escaping @Sendable () -> Void) {
+    /// Watches `fileURL` (which need not exist yet) and calls `onChange` on a queue of its own after each burst of
+    /// changes; `.inotify` falls back to polling every 250 ms (said once in `logger`) where inotify cannot be used.
+    public init(
+        fileURL: URL, mode requested: Mode = .inotify, logger: Logger, onChange: @escaping @Sendable () -> Void
+    ) {
         let shared = Shared(fileURL: fileURL, onChange: onChange)
         var mode = requested
         var made: (any DispatchSourceProtocol)?
@@ -78,7 +83,7 @@ final class TunablesFileWatcher: Sendable {
                 let reason = String(cString: strerror(errno))
                 mode = .polling(interval: .milliseconds(250))
                 logger.notice(
-                    "inotify is not available; watching the tunables file by polling every 250 ms",
+                    "inotify is not available; watching the file by polling every 250 ms",
                     metadata: ["file": "\(fileURL.path)", "error": "\(reason)"])
             }
         }
@@ -93,7 +98,7 @@ final class TunablesFileWatcher: Sendable {
 
     /// Stops watching: after it returns no `onChange` call is running or will start (unless called from inside
     /// `onChange` itself, which cannot wait for itself). Safe to call more than once.
-    func stop() {
+    public func stop() {
         shared.fields.withLock { $0.stopped = true }
         guard
             let running = source.withLock({ source in
