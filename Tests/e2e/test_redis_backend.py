@@ -144,6 +144,38 @@ def test_the_secret_mirrors_are_never_synced_through_redis(redis):
         two.stop()
 
 
+def test_a_demo_started_while_redis_is_down_takes_the_fleets_settings_when_it_returns():
+    """The demo writes default flags and banner into an empty backend store when Redis is down at its start; when
+    Redis returns they must not replace the fleet's settings (docs/fleet.md "The conflict rule")."""
+    with RedisServer(password=PASSWORD, persistent=True) as redis:
+        one = start_instance(redis, "shop-1")
+        two = None
+        try:
+            banner = unique_key("fleet-banner")
+            for payload in ({"type": "write", "store": STORE, "op": "set", "path": "banner", "value": banner},
+                            {"type": "write", "store": STORE, "op": "set", "path": "flags.e2eMarker", "value": True}):
+                assert request_http(one, payload).status == 200
+            wait_for(lambda: snapshot_entry(one)["backend"]["pending"] == 0, "shop-1 pushed the fleet's settings")
+            redis.stop()  # saves its data: it comes back with it
+            two = start_instance(redis, "shop-2")
+            assert snapshot_entry(two)["backend"]["state"] == "connecting"
+            defaults = snapshot_entry(two)["root"]
+            assert "e2eMarker" not in defaults["flags"] and defaults["banner"] != banner
+            redis.start()
+            wait_for(lambda: (e := snapshot_entry(two)["backend"])["state"] == "connected" and e["pending"] == 0,
+                     "shop-2 synced", timeout=20)
+            # The fleet's flags object (with its marker) is what both hold; the demo's own flag flips since keep it.
+            wait_for(lambda: snapshot_entry(two)["root"].get("flags") == snapshot_entry(one)["root"].get("flags")
+                     and snapshot_entry(two)["root"].get("banner") == snapshot_entry(one)["root"].get("banner"),
+                     "both instances hold the same settings", timeout=20)
+            for server in (one, two):
+                assert snapshot_entry(server)["root"]["flags"]["e2eMarker"] is True
+        finally:
+            one.stop()
+            if two is not None:
+                two.stop()
+
+
 def test_redis_restarted_empty_wipes_nothing_and_sync_resumes(redis):
     one = start_instance(redis, "shop-1")
     two = start_instance(redis, "shop-2")
