@@ -52,7 +52,7 @@ function daysFromCivil(year, month, day) {
 
 /**
  * Whether `text` is a store id (VALUES.md "Store ids"): `app` or `scenario:<id>`, then `memory`, `userPrefs`,
- * `userPrefs:<suite>`, `file:<path>` or `backend:<namespace>`.
+ * `userPrefs:<suite>`, `file:<path>`, `backend:<namespace>` or `secrets:<service>`.
  * @param {string} text
  */
 export function isStoreId(text) {
@@ -64,7 +64,8 @@ export function isStoreId(text) {
   const plain = (name) => name.length > 0 && !/[/\u0000-\u001f\u007f-\u009f]/.test(name);
   const scopeOK = scope === "app" || (scope.startsWith("scenario:") && plain(scope.slice(9)));
   return scopeOK && (storage === "memory" || storage === "userPrefs" || (storage.startsWith("userPrefs:") && plain(storage.slice(10)))
-    || (storage.startsWith("file:") && storage.length > 5) || (storage.startsWith("backend:") && plain(storage.slice(8))));
+    || (storage.startsWith("file:") && storage.length > 5) || (storage.startsWith("backend:") && plain(storage.slice(8)))
+    || (storage.startsWith("secrets:") && plain(storage.slice(8))));
 }
 
 /**

@@ -78,7 +78,8 @@ extension JanssonCodec {
 
     /// Reads one event line (the header line is not an event). Following LOG-FORMAT.md: unknown keys are ignored
     /// (they must still be valid JSON); a line with an `event` key is a store event and an unknown kind is an error;
-    /// any other line is a change, whose absent `txn` reads as `null`. A final `\n` may be included.
+    /// any other line is a change, whose absent `txn` reads as `null`. A final `\n` may be included. A store id
+    /// renamed since the line was written reads as its current form (``KeyscopeCore/StoreID/recorded(_:)``).
     ///
     /// ```swift
     /// let entry = try JanssonCodec.decodeLogEntry(Array(line.utf8))
@@ -116,7 +117,8 @@ extension JanssonCodec {
             throw JanssonCodecError(.invalidTime, "\"time\": \(error.message)")
         }
         let storeText = try text(line, "store")
-        guard let store = StoreID(storeText) else {
+        // Recordings made before a store id was renamed still read (`StoreID.recorded(_:)`).
+        guard let store = StoreID.recorded(storeText) else {
             throw .invalidLogLine("\"store\" is not a store id (<scope>/<storage>): \"\(storeText)\"")
         }
         if member(line, "event") != nil {

@@ -50,8 +50,8 @@ struct ServeCommand: AsyncParsableCommand {
             The demo keeps settings in a UserDefaults suite (com.keyscope.demo, under $XDG_CONFIG_HOME or \
             ~/.config), tokens in a secret store (--secrets) and three statuses in com.keyscope.demo.status; the \
             inspector scans every suite and secret service it finds (Preferences tab, /api/preferences) and serves \
-            the statuses and watch rules (Watches tab, /api/watches). Secrets are redacted unless --reveal-secrets; \
-            see docs/preferences.md.
+            the statuses and watch rules (Watches tab, /api/watches). Secrets are redacted unless --reveal-secrets, \
+            and their mirror stores (app/secrets:<service>) are never synced through Redis; see docs/preferences.md.
 
             The shop's shared feature flags and banner are a backend store (app/backend:shop) that changes every \
             few seconds. With --redis URL (or KEYSCOPE_REDIS_URL) it lives in Redis under --fleet, shared live by \

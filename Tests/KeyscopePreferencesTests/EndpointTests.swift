@@ -10,7 +10,7 @@ import Testing
 @Suite("Endpoint and secrets")
 struct EndpointTests {
     static let token = "tok-7f3a9c2e1b5d4f60a8e2"  // 24 bytes, never to be seen outside the secret store
-    static let api = "app/backend:secrets.com.shop.api"
+    static let api = "app/secrets:com.shop.api"
 
     func secretRef(_ account: String, _ service: String = "com.shop.api") -> PreferenceRef {
         PreferenceRef(source: .secrets, container: service, key: account)

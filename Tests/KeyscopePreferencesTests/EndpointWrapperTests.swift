@@ -54,7 +54,7 @@ import OpenCombine
             PreferenceRef(source: .secrets, container: "svc", key: "token"), value: "new-token-1")
         #expect(WrapperTesting.eventually { seen.withLock { $0.last } == "new-token-1" }, "\(seen.withLock { $0 })")
         let mirror = try #require(
-            sandbox.registry.store(StoreID(scope: .app, storage: .backend(namespace: "secrets.svc"))))
+            sandbox.registry.store(StoreID(scope: .app, storage: .secrets(service: "svc"))))
         #expect(mirror.get("token") == "•••• (11)")
     }
 }

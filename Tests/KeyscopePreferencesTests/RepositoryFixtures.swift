@@ -85,7 +85,7 @@ final class PrefsSandbox: Sendable {
     }
 
     func secretsMirror(_ service: String) -> (any Store)? {
-        registry.store(StoreID(scope: .app, storage: .backend(namespace: "secrets." + service)))
+        registry.store(StoreID(scope: .app, storage: .secrets(service: service)))
     }
 
     /// Every change the registry's stores make from now on, for as long as the recorder lives.

@@ -56,13 +56,13 @@ final class FakePreferences: PreferencesEndpoint {
         self.secrets = Mutex(secrets)
     }
 
-    /// `app/userPrefs:<suite>` or `app/backend:secrets.<service>` (a `/` in the name, which a store id cannot hold,
+    /// `app/userPrefs:<suite>` or `app/secrets:<service>` (a `/` in the name, which a store id cannot hold,
     /// written `%2F`).
     static func mirrorID(_ container: Container) -> StoreID {
         let name = container.name.replacingOccurrences(of: "/", with: "%2F")
         switch container.source {
         case .userDefaults: return StoreID(scope: .app, storage: .userPrefs(suite: name))
-        case .secrets: return StoreID(scope: .app, storage: .backend(namespace: "secrets." + name))
+        case .secrets: return StoreID(scope: .app, storage: .secrets(service: name))
         }
     }
 

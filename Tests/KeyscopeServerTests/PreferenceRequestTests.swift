@@ -50,7 +50,7 @@ import Testing
             "type": "preference", "op": "delete", "source": "secrets", "container": "com.shop.api", "key": "token",
         ])
         let seq = Int(try #require(deleted.seq, "\(deleted.message.jsonText())"))
-        #expect(harness.hub.entry(seq: seq)?.change?.storeID.description == "app/backend:secrets.com.shop.api")
+        #expect(harness.hub.entry(seq: seq)?.change?.storeID.description == "app/secrets:com.shop.api")
         #expect(harness.preferences?.mirrored(PreferenceHarness.ref(.secrets, "com.shop.api", "token")) == nil)
 
         let unchanged = try await client.send(request: Self.set("theme", "dark"))

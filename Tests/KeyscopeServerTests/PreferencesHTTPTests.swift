@@ -93,7 +93,7 @@ import Testing
         #expect(harness.preferences?.secret(ref) == "new-secret")
         #expect(harness.preferences?.mirrored(ref) == "•••• (10)")
         let change = try #require(harness.hub.entry(seq: Int(seq))?.change)
-        #expect(change.storeID.description == "app/backend:secrets.com.shop.api")
+        #expect(change.storeID.description == "app/secrets:com.shop.api")
         #expect(change.patches.first?.newValue == "•••• (10)")
     }
 

@@ -259,8 +259,8 @@ test("times and store ids", () => {
   assert.throws(() => parseLogTime("2023-02-29T00:00:00.000000Z"));
   assert.throws(() => parseLogTime("2023-01-01T24:00:00.000000Z"));
   assert.throws(() => parseLogTime("2023-01-01T00:00:00.000000+01:00"));
-  for (const id of ["app/memory", "scenario:checkout/memory", "app/userPrefs", "app/userPrefs:suite", "app/file:/var/x.json", "app/backend:ns"]) assert.ok(isStoreId(id), id);
-  for (const id of ["app", "memory", "app/", "other/memory", "scenario:/memory", "app/userPrefs:", "app/file:", "app/disk"]) assert.ok(!isStoreId(id), id);
+  for (const id of ["app/memory", "scenario:checkout/memory", "app/userPrefs", "app/userPrefs:suite", "app/file:/var/x.json", "app/backend:ns", "app/secrets:com.shop.api", "app/backend:secrets.com.shop.api"]) assert.ok(isStoreId(id), id);
+  for (const id of ["app", "memory", "app/", "other/memory", "scenario:/memory", "app/userPrefs:", "app/file:", "app/disk", "app/secrets:", "app/secrets:a/b"]) assert.ok(!isStoreId(id), id);
   assert.equal(stringifyValue(new Map()), "{}");
 });
 

@@ -6,7 +6,7 @@ public import KeyscopeProtocol
 ///
 /// Every scanned suite and service is mirrored in its own store (registered in the hub's registry), so edits and
 /// deletes are in the mutation log, and history, revert and replay cover them: `app/userPrefs:<suite>` and
-/// `app/backend:secrets.<service>`, one top-level key per preference. Secrets are redacted in their mirror
+/// `app/secrets:<service>`, one top-level key per preference. Secrets are redacted in their mirror
 /// (`"••••"` plus a length hint) unless the service turned reveal on, so no frame, log line or recording holds
 /// them.
 ///

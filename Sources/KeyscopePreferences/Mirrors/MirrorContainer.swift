@@ -8,11 +8,11 @@ struct ContainerName: Sendable, Hashable, Comparable, CustomStringConvertible {
     var source: PreferenceSource
     var name: String
 
-    /// `app/userPrefs:<suite>` or `app/backend:secrets.<service>` (VALUES.md store ids).
+    /// `app/userPrefs:<suite>` or `app/secrets:<service>` (VALUES.md store ids; never a backend store).
     var storeID: StoreID {
         switch source {
         case .userDefaults: StoreID(scope: .app, storage: .userPrefs(suite: name))
-        case .secrets: StoreID(scope: .app, storage: .backend(namespace: "secrets." + name))
+        case .secrets: StoreID(scope: .app, storage: .secrets(service: name))
         }
     }
 

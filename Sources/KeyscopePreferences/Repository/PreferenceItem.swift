@@ -68,13 +68,13 @@ public struct PreferenceItem: Sendable, Hashable, Identifiable {
 /// One scanned container: a UserDefaults suite or a secret service, with its mirror store.
 ///
 /// ```swift
-/// repository.containers().map(\.storeID)     // [app/userPrefs:com.shop, app/backend:secrets.com.shop.api]
+/// repository.containers().map(\.storeID)     // [app/userPrefs:com.shop, app/secrets:com.shop.api]
 /// ```
 public struct PreferenceContainer: Sendable, Hashable {
     public var source: PreferenceSource
     /// The suite or the service.
     public var name: String
-    /// `app/userPrefs:<suite>` or `app/backend:secrets.<service>`.
+    /// `app/userPrefs:<suite>` or `app/secrets:<service>`.
     public var storeID: StoreID
     /// The suite's file, or the secret store's backend name (`file`, `secret-service`, `keychain`).
     public var location: String

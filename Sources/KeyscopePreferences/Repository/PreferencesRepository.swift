@@ -20,7 +20,7 @@ import Synchronization
 /// ```
 ///
 /// - **Mirrors.** Each scanned suite `S` is the store `app/userPrefs:S`, each secret service `V` the store
-///   `app/backend:secrets.V`, registered in ``registry``; one top-level key per preference. The stores are
+///   `app/secrets:V`, registered in ``registry``; one top-level key per preference. The stores are
 ///   write-through: a write, transaction or revert a client sends to one is written to the suite (then synchronised)
 ///   or to the secret store before the change commits, or refused as a whole. Secrets are redacted in their mirror
 ///   (`"•••• (N)"`) unless ``PreferencesConfiguration/revealSecrets`` is on, and then such a mirror refuses generic
