@@ -134,7 +134,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Record and replay (LOG-FORMAT.md): a streaming reader, replay into states and stores, digests, the recorder
+        // Record and replay (docs/recording.md): a streaming reader, replay into states and stores, digests, the recorder
         // that writes a hub's log to a file (RecordingsEndpoint), muting.
         .target(
             name: "KeyscopeRecording",

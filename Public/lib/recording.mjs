@@ -1,4 +1,4 @@
-// Reading a recording (`.kslog`, LOG-FORMAT.md) for time travel: every line checked and applied in order, as the
+// Reading a recording (`.kslog`, docs/recording.md) for time travel: every line checked and applied in order, as the
 // contract's reading rules say, while an index is built: where each line starts in the file, each event's time,
 // the subscription lists the recorder wrote, and a snapshot of every store every few thousand events. The file's
 // bytes stay as they are; an event's text is read again from them when it is shown.
@@ -13,7 +13,7 @@ import { isStoreId, parseLogTime, readPatch, versionPattern } from "./log-line.m
 import { MirrorError, PathCache, applyPatch, describe } from "./mirror.mjs";
 import { decodeSubscriptions, isInteger, storeEvents } from "./protocol.mjs";
 
-/** A line that breaks LOG-FORMAT.md's rules; `line` counts from 1, the header is line 1. */
+/** A line that breaks the log format's rules; `line` counts from 1, the header is line 1. */
 export class RecordingError extends Error {
   /**
    * @param {number} line
@@ -134,7 +134,7 @@ export function lastAtOrBefore(count, key, value) {
 
 /**
  * Reads a recording a slice at a time (so a worker can report progress between slices): checks every rule of
- * LOG-FORMAT.md, applies every event to the stores' state, and builds the index.
+ * docs/recording.md, applies every event to the stores' state, and builds the index.
  */
 export class RecordingIndexer {
   /**

@@ -46,7 +46,7 @@ extension JanssonCodec {
     /// The header nests the stores' roots three levels down: header object, `stores` array, store object.
     private static let headerEnvelope = 3
 
-    /// Reads a header line (LOG-FORMAT.md "Line 1"): `format` must be `"keyscope-log"`, `version` the integer 1,
+    /// Reads a header line (docs/recording.md "Line 1"): `format` must be `"keyscope-log"`, `version` the integer 1,
     /// `createdAt` an RFC 3339 time, `stores` an array of `{"id", "version", "root"}` with object roots and no id
     /// twice; `source` is optional. Unknown keys are kept in ``RecordingHeader/extras``. A final `\n` may be
     /// included. A store id renamed since the header was written reads as its current form

@@ -14,7 +14,7 @@ import Synchronization
 public struct HubWrite: Sendable, Hashable {
     /// `set`, `insert`, `remove` or `merge`.
     public var op: String
-    /// A key path in VALUES.md syntax.
+    /// A key path in docs/store.md syntax.
     public var path: String
     /// Required by `set`, `insert` and `merge` (an object); absent for `remove`.
     public var value: StoreValue?

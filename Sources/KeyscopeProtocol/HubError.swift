@@ -1,6 +1,6 @@
 package import KeyscopeCore
 
-/// Why the hub refused a client's request, with a PROTOCOL.md error code. Nothing changed when one is thrown.
+/// Why the hub refused a client's request, with a docs/protocol.md error code. Nothing changed when one is thrown.
 ///
 /// A struct over codes rather than an enum so that codes can be added later; compare ``code`` with `==`.
 /// ```swift
@@ -8,7 +8,7 @@ package import KeyscopeCore
 /// catch let error where error.code == .badPath { reply(error.code.rawValue, error.message) }
 /// ```
 public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A wire error code (PROTOCOL.md "Error codes").
+    /// A wire error code (docs/protocol.md "Error codes").
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }

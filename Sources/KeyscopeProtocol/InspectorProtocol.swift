@@ -1,4 +1,4 @@
-/// Constants of the inspector's wire protocol (PROTOCOL.md) shared by the server, the client and the CLI.
+/// Constants of the inspector's wire protocol (docs/protocol.md) shared by the server, the client and the CLI.
 public enum InspectorProtocol {
     /// The protocol number sent in `hello` and `/api/health`.
     public static let version = 1

@@ -1,6 +1,6 @@
 public import KeyscopeCore
 
-/// The path form of a tunable write, `PUT /tune/:key/:value` (PROTOCOL.md): how a client writes the key and the
+/// The path form of a tunable write, `PUT /tune/:key/:value` (docs/protocol.md): how a client writes the key and the
 /// value as path segments, and how the server reads them back. Server and clients share this one implementation.
 ///
 /// ```swift

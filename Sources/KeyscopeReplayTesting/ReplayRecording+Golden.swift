@@ -5,7 +5,7 @@ public import Testing
 
 extension ReplayRecording {
     /// Compares the state after event `seq` (after the last event for `nil`, the header's for 0) with the JSON in
-    /// `golden` (VALUES.md, any formatting; store ids renamed since it was written read as their current form), recording an issue with the differences, at most `limit` of them, when
+    /// `golden` (docs/store.md, any formatting; store ids renamed since it was written read as their current form), recording an issue with the differences, at most `limit` of them, when
     /// they differ or when the golden file is missing.
     ///
     /// With `update` (default: `KEYSCOPE_UPDATE_GOLDEN=1` is set) the golden file is written instead (pretty JSON,

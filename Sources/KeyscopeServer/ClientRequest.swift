@@ -3,7 +3,7 @@ import KeyscopeCore
 import KeyscopeInspector
 import KeyscopeProtocol
 
-/// A client's request (PROTOCOL.md "Client to server"), read from one WebSocket message or one `POST /api/request`
+/// A client's request (docs/protocol.md "Client to server"), read from one WebSocket message or one `POST /api/request`
 /// body and checked for shape; the hub checks the rest (store, paths, values against the state).
 enum ClientRequest: Sendable {
     case write(store: String, HubWrite)

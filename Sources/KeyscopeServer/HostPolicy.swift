@@ -1,4 +1,4 @@
-/// The DNS-rebinding and cross-site defences of PROTOCOL.md: which `Host` and `Origin` headers a request may carry.
+/// The DNS-rebinding and cross-site defences of docs/protocol.md: which `Host` and `Origin` headers a request may carry.
 ///
 /// ```swift
 /// let policy = HostPolicy(port: 8081, extraHosts: ["devbox.local"], extraOrigins: [])

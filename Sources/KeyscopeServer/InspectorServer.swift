@@ -7,7 +7,7 @@ import Synchronization
 
 /// The inspector's HTTP and WebSocket server (libwebsockets): the dashboard's files, `/ws`, `/api/health`,
 /// `/api/snapshot`, `POST /api/request`, `POST /api/rewind` and every route of the hub's features, with every rule of
-/// PROTOCOL.md.
+/// docs/protocol.md.
 ///
 /// ```swift
 /// let hub = InspectorHub(registry: .shared)

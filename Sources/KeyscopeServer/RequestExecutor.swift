@@ -19,7 +19,7 @@ struct RequestExecutor: Sendable {
         var wantsResync: Bool = false
     }
 
-    /// Parses and executes one message. Read-only servers refuse writes before looking further (PROTOCOL.md).
+    /// Parses and executes one message. Read-only servers refuse writes before looking further (docs/protocol.md).
     func execute(_ bytes: [UInt8]) -> Outcome {
         let (id, parsed) = ClientRequest.parse(
             bytes, maxDepth: maxJSONDepth, features: hub.features.flatMap(\.requests),

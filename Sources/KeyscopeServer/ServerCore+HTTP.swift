@@ -15,7 +15,7 @@ extension ServerCore {
         guard let (sentMethod, path) = request.methodAndPath else {
             return LwsResponse.error(wsi, status: 400, code: "bad_request", message: "the request line cannot be read")
         }
-        // PROTOCOL.md: every non-GET request with an Origin is checked (HEAD included).
+        // docs/protocol.md: every non-GET request with an Origin is checked (HEAD included).
         if sentMethod != "GET", let refused = originRefusal(request) { return LwsResponse.refuse(wsi, refused) }
         // Past the checks, HEAD is routed as GET: `LwsResponse.send` leaves the body out.
         let method = sentMethod == "HEAD" ? "GET" : sentMethod

@@ -2,7 +2,7 @@ public import Foundation
 import KeyscopeCore
 import KeyscopeProtocol
 
-/// How an ``InspectorServer`` listens, whom it lets in, and its limits. The defaults are PROTOCOL.md's: loopback,
+/// How an ``InspectorServer`` listens, whom it lets in, and its limits. The defaults are the protocol's: loopback,
 /// port 8081, a random token, 16 KiB of headers, 4 MiB bodies and messages, 10 s to send the headers; and 256
 /// connections (docs/hardening.md lists every limit).
 ///

@@ -104,7 +104,7 @@ import Testing
         #expect(DefaultStoreFactory(registry: StoreRegistry()).store(storage: .memory).backendStatus == nil)
     }
 
-    /// VALUES.md: a `secrets:<service>` store mirrors a secret store and is never synced to a backend, live or not.
+    /// docs/store.md: a `secrets:<service>` store mirrors a secret store and is never synced to a backend, live or not.
     @Test func aSecretsStoreIsNeverHandedToTheBackend() throws {
         let live = RecordingLiveBackend()
         let store = DefaultStoreFactory(registry: StoreRegistry(), backend: live)

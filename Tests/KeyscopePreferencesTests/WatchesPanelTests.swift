@@ -92,7 +92,7 @@ import Testing
         #expect(newest["time"] == .string(try #require(hub.entry(seq: breaking)).time.rfc3339))
         #expect(violations.last?["value"] == .null)
 
-        // The panel is JSON per VALUES.md.
+        // The panel is JSON per docs/store.md.
         let text = panel.jsonText(sortedKeys: true)
         #expect(try StoreValue(jsonText: text) == panel)
     }

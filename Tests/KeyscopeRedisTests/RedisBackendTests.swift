@@ -52,11 +52,11 @@ import Testing
         #expect(keys?.allSatisfy { $0.hasPrefix("one:backend:") || $0.hasPrefix("two:backend:") } == true)
         #expect(keys?.contains("two:backend:settings:v1:meta") == true)
         #expect(keys?.contains("one:backend:other:v1:meta") == true)
-        // The document is readable by other tools: a hash of top-level keys and VALUES.md JSON.
+        // The document is readable by other tools: a hash of top-level keys and StoreValue JSON.
         #expect(try inspect(server).call(["HGET", "one:backend:settings:v1:doc", "x"]).string == "1")
     }
 
-    /// VALUES.md and FLEET.md: the secret-store mirrors are `secrets:<service>` stores, never synced through Redis,
+    /// docs/store.md and docs/fleet.md: the secret-store mirrors are `secrets:<service>` stores, never synced through Redis,
     /// even from a factory whose backend is Redis.
     @Test func aSecretsStoreOfARedisBackedFactoryNeverReachesRedis() throws {
         let server = try RedisTestServer()

@@ -2,7 +2,7 @@ import Testing
 
 @testable import KeyscopeServer
 
-/// The DNS-rebinding and cross-site rules of PROTOCOL.md, checked on header values alone.
+/// The DNS-rebinding and cross-site rules of docs/protocol.md, checked on header values alone.
 @Suite struct HostPolicyTests {
     let policy = HostPolicy(port: 8081, extraHosts: ["devbox.local"], extraOrigins: ["http://localhost:5173"])
 

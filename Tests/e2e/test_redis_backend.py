@@ -1,4 +1,4 @@
-"""Backend storage on Redis (FLEET.md): real `keyscope serve --demo --redis …` processes share the demo's backend
+"""Backend storage on Redis (docs/fleet.md): real `keyscope serve --demo --redis …` processes share the demo's backend
 store `app/backend:shop` through a real redis-server the test starts itself; the secret mirrors
 (`app/secrets:<service>`) never go through it."""
 

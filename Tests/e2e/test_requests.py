@@ -1,4 +1,4 @@
-"""Requests (PROTOCOL.md "Client to server"): every request type over the WebSocket and `POST /api/request`, every
+"""Requests (docs/protocol.md "Client to server"): every request type over the WebSocket and `POST /api/request`, every
 error code, the reply's seq matching the change in the stream, and `--read-only`.
 
 The demo's own keys are never touched: each test writes under its own fresh top-level key of `app/memory`.
@@ -39,7 +39,7 @@ def ok_seq(reply: dict, request_id=None) -> int | None:
 
 
 def http_error_code(body: dict, request_id=None) -> str:
-    """An HTTP error body: `{"error": {"code", "message"}}` (PROTOCOL.md "HTTP"); when it is a whole reply object,
+    """An HTTP error body: `{"error": {"code", "message"}}` (docs/protocol.md "HTTP"); when it is a whole reply object,
     its id must be the request's."""
     assert isinstance(body.get("error"), dict), body
     assert isinstance(body["error"].get("message"), str) and body["error"]["message"], body

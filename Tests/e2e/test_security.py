@@ -1,4 +1,4 @@
-"""PROTOCOL.md "Security rules": Host (DNS rebinding), Origin, the token, media types, static files and traversal,
+"""docs/protocol.md "Security rules": Host (DNS rebinding), Origin, the token, media types, static files and traversal,
 no CORS, nosniff/CORP on every kind of response, and the server record file.
 
 Host edge cases go through raw sockets: http.client and websockets would normalise the Host header.

@@ -1,4 +1,4 @@
-"""Tunables end to end (PROTOCOL.md `/tune`, docs/tunables.md): the demo's tunables through an independent HTTP
+"""Tunables end to end (docs/protocol.md `/tune`, docs/tunables.md): the demo's tunables through an independent HTTP
 client, the file on disk, and the `keyscope tune` commands (get, set, pull, watch) with real files."""
 
 from __future__ import annotations

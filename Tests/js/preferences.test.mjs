@@ -133,7 +133,7 @@ test("grouping by container: every container of the segment, only those with mat
   assert.equal(countsText(1, 1, 0), "1 preference in 1 container · 0 shown");
 });
 
-test("edits become VALUES.md JSON of the stored type", () => {
+test("edits become StoreValue JSON of the stored type", () => {
   const ok = (type, text) => {
     const read = readPreferenceEdit(type, text);
     assert.equal(read.ok, true, `${type} ${text}: ${read.message}`);

@@ -1,7 +1,7 @@
 import Foundation
 import KeyscopeTesting
 
-/// The backend section (`keyscope-bench backend`): backend storage on Redis (FLEET.md, docs/fleet.md) against a
+/// The backend section (`keyscope-bench backend`): backend storage on Redis (docs/fleet.md, docs/fleet.md) against a
 /// redis-server of its own, started on a free loopback port in a temporary folder and stopped by pid at the end:
 /// sync latency between two instances at 1k changes/s beside Redis's own stream latency at that rate, and the cost
 /// of a `set` on a Redis-backed store beside the same `set` on a memory store.

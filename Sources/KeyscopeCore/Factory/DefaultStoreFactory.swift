@@ -173,7 +173,7 @@ public final class DefaultStoreFactory: Sendable {
             return nil
         case .secrets:
             // A secret-store mirror's data lives in the secret store, which KeyscopePreferences reads and writes;
-            // it is never handed to a backend adapter (VALUES.md), so here it stays in memory.
+            // it is never handed to a backend adapter (docs/store.md), so here it stays in memory.
             return nil
         case .file(let url):
             return FilePersistence(url: url)

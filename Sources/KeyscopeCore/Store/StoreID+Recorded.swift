@@ -14,7 +14,7 @@ extension StoreID {
     }
 
     /// This id as Keyscope names the store now. One kind of id was renamed: the mirrors of secret-store services
-    /// were `app/backend:secrets.<service>` until VALUES.md gave them `secrets:<service>` (they are never backend
+    /// were `app/backend:secrets.<service>` until docs/store.md gave them `secrets:<service>` (they are never backend
     /// stores), so `app/backend:secrets.S` is `app/secrets:S`. Every other id is itself.
     public var current: StoreID {
         guard scope == .app, case .backend(let namespace) = storage, namespace.hasPrefix(Self.legacySecretsPrefix),

@@ -14,7 +14,7 @@ public import KeyscopeProtocol
 /// read-only check; the endpoint applies the configuration's rules (include/exclude, editing enabled) itself.
 public protocol PreferencesEndpoint: AnyObject, Sendable {
     /// What `GET /api/preferences` returns and the dashboard's Preferences panel shows (docs/preferences.md,
-    /// "The panel"), written as JSON per VALUES.md.
+    /// "The panel"), written as JSON per docs/store.md.
     func panelDescription() -> StoreValue
 
     /// Scans every source again now; what changed meanwhile appears in the mirror stores (and so in the log).

@@ -14,7 +14,7 @@ public import KeyscopeProtocol
 public struct PreferenceItem: Sendable, Hashable, Identifiable {
     /// Its source, container and key.
     public var ref: PreferenceRef
-    /// The value its mirror store holds (VALUES.md form: dates as ISO 8601, data as base64 strings).
+    /// The value its mirror store holds (docs/store.md form: dates as ISO 8601, data as base64 strings).
     public var value: StoreValue
     /// The stored type.
     public var type: PreferenceValueType

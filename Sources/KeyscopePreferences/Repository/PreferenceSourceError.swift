@@ -64,7 +64,7 @@ extension PreferenceSourceError {
             message: "editing preferences is turned off (PreferencesConfiguration.editingEnabled); they are read-only")
     }
 
-    /// The wire form (PROTOCOL.md error codes): a name or a backend failure is `bad_request`.
+    /// The wire form (docs/protocol.md error codes): a name or a backend failure is `bad_request`.
     var hubError: HubError {
         switch code {
         case .typeMismatch: HubError(code: .typeMismatch, message: message)

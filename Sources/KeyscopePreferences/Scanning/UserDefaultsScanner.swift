@@ -178,7 +178,7 @@ public struct ScannedSuite: Sendable, Hashable {
     public var fileURL: URL
     /// The file's modification time.
     public var modified: Date?
-    /// Every key of the suite's own domain with its value (VALUES.md form; dates and data as strings).
+    /// Every key of the suite's own domain with its value (docs/store.md form; dates and data as strings).
     public var values: [String: StoreValue] = [:]
     /// The stored type of each key of ``values``.
     public var types: [String: PreferenceValueType] = [:]

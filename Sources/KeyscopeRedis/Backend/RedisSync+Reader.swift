@@ -215,7 +215,7 @@ extension RedisSync {
             return try StoreValue(jsonBytes: bytes)
         } catch {
             backend.logger.error(
-                "a value in Redis is not VALUES.md JSON; left as it is here",
+                "a value in Redis is not StoreValue JSON; left as it is here",
                 metadata: ["namespace": "\(namespace)", "key": "\(key)", "error": "\(error)"])
             return nil
         }

@@ -31,13 +31,13 @@ public protocol TunablesEndpoint: AnyObject, Sendable {
     /// it. The hub refuses a key the store does not hold (`unknown_key`) itself.
     func validateRemoval(key: String) throws(HubError)
 
-    /// Types a value that came through the path form `PUT /tune/:key/:value`, where PROTOCOL.md makes anything but a
+    /// Types a value that came through the path form `PUT /tune/:key/:value`, where docs/protocol.md makes anything but a
     /// JSON number a string: a tunable that holds a color, a URL or a bool takes `#ff8800`, `https://…` or `true`
     /// as one, and a `number` tunable takes `4` as `4.0`. Anything else is returned as it came (and then validated).
     func interpretPathValue(_ value: StoreValue, forKey key: String) -> StoreValue
 
     /// What the dashboard's Tunables panel shows: `{"store": id, "values": {…}, "defaults": {…}, "schema": {…}}`
-    /// (`schema` is `null` without a schema file). Written as JSON per VALUES.md.
+    /// (`schema` is `null` without a schema file). Written as JSON per docs/store.md.
     func panelDescription() -> StoreValue
 }
 

@@ -50,7 +50,7 @@ extension TunablesFeature {
     }
 
     /// `PUT /tune/:key/:value`, from the segments as sent: the key is the first, the value the rest of the path
-    /// (PROTOCOL.md: it may hold `/`, sent as is or as `%2F`). Answers `{"key":…,"ok":true,"seq":N,"value":…}`, with
+    /// (docs/protocol.md: it may hold `/`, sent as is or as `%2F`). Answers `{"key":…,"ok":true,"seq":N,"value":…}`, with
     /// the value the text stood for (typed by the key: ``TunablesEndpoint/interpretPathValue(_:forKey:)``).
     private func set(segments: [String]) throws(HubError) -> FeatureRoute.Response {
         guard segments.count >= 2 else {
