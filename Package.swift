@@ -77,18 +77,27 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // libwebsockets, wrapped by KeyscopeServer and KeyscopeClient only.
+        // libwebsockets, used by the lws layer only: KeyscopeLws, and on it KeyscopeServer, KeyscopeClient and the
+        // conformance echo.
         .systemLibrary(
             name: "CLibWebSockets",
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        // What server, client and conformance echo share of libwebsockets (internal: `package` access, no product):
+        // contexts and the service thread, lws's logging, message reassembly and sending, closes, HTTP requests and
+        // answers, and the checks every listener makes before an upgrade (Host, Origin, extension offers).
+        .target(
+            name: "KeyscopeLws",
+            dependencies: ["KeyscopeCore", "CLibWebSockets", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         // The inspector's HTTP + WebSocket server (libwebsockets): static dashboard, /ws, /api/*, security rules.
         .target(
             name: "KeyscopeServer",
             dependencies: [
-                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeProtocol", "CLibWebSockets",
-                .product(name: "Logging", package: "swift-log"),
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeLws",
+                "CLibWebSockets", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -166,7 +175,7 @@ let package = Package(
         // A WebSocket client of the inspector protocol (libwebsockets), for the `keyscope` CLI's client commands.
         .target(
             name: "KeyscopeClient",
-            dependencies: ["KeyscopeCore", "KeyscopeCodec", "KeyscopeProtocol", "CLibWebSockets"],
+            dependencies: ["KeyscopeCore", "KeyscopeCodec", "KeyscopeProtocol", "KeyscopeLws", "CLibWebSockets"],
             swiftSettings: strictSettings
         ),
         // Generators of random StoreValues, key paths and JSON spellings for this package's property tests.
@@ -253,6 +262,11 @@ let package = Package(
             dependencies: [
                 "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting",
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeLwsTests",
+            dependencies: ["KeyscopeLws"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import CLibWebSockets
 import Foundation
+import KeyscopeLws
 
 /// The conformance echo (``ServerOptions/conformanceEcho``): every WebSocket upgrade that passes the Host and Origin
 /// rules (and whose offers lws can read) is accepted, whatever its path, token or subprotocol, and each message is
@@ -21,7 +22,7 @@ extension ServerCore {
                 message: "this is the conformance echo (keyscope serve --echo): it answers WebSocket upgrades only")
         case LWS_CALLBACK_ESTABLISHED:
             guard !stopping else { return -1 }
-            echoSessions[wsi] = EchoSession(wsi: wsi)
+            echoSessions[wsi] = EchoSession(wsi: wsi, maxMessageBytes: options.maxMessageBytes)
             return 0
         case LWS_CALLBACK_RECEIVE:
             return echoReceive(wsi, input, length)
@@ -78,7 +79,7 @@ extension ServerCore {
         guard let session = echoSessions[wsi] else { return 0 }
         // As for the inspector: after an oversized message, everything is ignored until the close goes out.
         guard !session.incoming.overLimit, !session.closing else { return 0 }
-        switch session.incoming.receive(wsi, input, length, limit: options.maxMessageBytes) {
+        switch session.incoming.receive(wsi, input, length) {
         case .partial:
             return 0
         case .overLimit:
@@ -98,22 +99,14 @@ extension ServerCore {
     /// was too large.
     private func echoWritable(_ wsi: OpaquePointer) -> Int32 {
         guard let session = echoSessions[wsi] else { return 0 }
-        if session.closing {
-            var reason = Array("server shutting down".utf8)
-            lws_close_reason(wsi, LWS_CLOSE_STATUS_GOINGAWAY, &reason, reason.count)
-            return -1
-        }
+        if session.closing { return WebSocketClose.goingAway(wsi) }
         if session.hasQueuedEchoes {
             guard session.writeNext() else { return -1 }
             if !session.hasQueuedEchoes { session.reading.setPaused(false, on: wsi) }
             if session.hasQueuedEchoes || session.incoming.overLimit { lws_callback_on_writable(wsi) }
             return 0
         }
-        if session.incoming.overLimit {
-            var reason = Array("message over \(options.maxMessageBytes) bytes".utf8)
-            lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, &reason, reason.count)
-            return -1
-        }
+        if session.incoming.overLimit { return WebSocketClose.messageTooLarge(wsi, limit: options.maxMessageBytes) }
         return 0
     }
 }

@@ -2,6 +2,7 @@ import CLibWebSockets
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeLws
 import KeyscopeProtocol
 import Logging
 import Synchronization
@@ -96,6 +97,27 @@ final class ServerCore: @unchecked Sendable {
 
     var forced: Bool { forcedFlag.load(ordering: .sequentiallyConsistent) }
 
+    // MARK: The service thread's hooks
+
+    /// The settings of the service thread's context.
+    var serviceSettings: LwsServiceThread.Settings {
+        var settings = LwsServiceThread.Settings(
+            host: options.host, port: options.port,
+            protocolName: options.conformanceEcho ? "" : InspectorProtocol.subprotocol, callback: serverCallback,
+            maxHeaderBytes: options.maxHeaderBytes,
+            headerTimeoutSeconds: Int(options.headerTimeout.components.seconds))
+        settings.nice = options.serviceThreadNice
+        // The echo's protocol is renamed to each client's first offer (see ``adoptSubprotocol(_:)``); lws refuses
+        // names over 62 bytes anyway. It closes with 1007 on text that is not UTF-8, as soon as lws sees the bad
+        // byte; the inspector leaves that to its JSON parser (a bad request never closes the connection, see
+        // docs/protocol.md).
+        if options.conformanceEcho {
+            settings.protocolNameCapacity = 64
+            settings.validatesUTF8 = true
+        }
+        return settings
+    }
+
     // MARK: The lws callback
 
     func handle(
@@ -159,12 +181,6 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
-    /// The core serving a connection (through its context's user pointer).
-    static func of(_ wsi: OpaquePointer) -> ServerCore? {
-        guard let context = lws_get_context(wsi), let raw = lws_context_user(context) else { return nil }
-        return Unmanaged<ServerCore>.fromOpaque(raw).takeUnretainedValue()
-    }
-
     // MARK: Wake-ups and shutdown
 
     private func wokenUp() {
@@ -201,22 +217,10 @@ final class ServerCore: @unchecked Sendable {
     // MARK: Checks shared by HTTP and upgrades
 
     /// The Host rule (checked before anything else): `nil` when the request may go on.
-    func hostRefusal(_ request: LwsRequest) -> Refusal? {
-        switch policy.checkHost(request.values(WSI_TOKEN_HOST)) {
-        case .allowed: nil
-        case .forbidden(let message): Refusal(status: 403, code: "forbidden", message: message)
-        case .malformed(let message): Refusal(status: 400, code: "bad_request", message: message)
-        }
-    }
+    func hostRefusal(_ request: LwsRequest) -> Refusal? { policy.hostRefusal(request) }
 
     /// The Origin rule, for upgrades and non-GET requests: only a request that has an Origin is checked.
-    func originRefusal(_ request: LwsRequest) -> Refusal? {
-        guard let origin = request.value(WSI_TOKEN_ORIGIN), !policy.allowsOrigin(origin) else { return nil }
-        return Refusal(
-            status: 403, code: "forbidden",
-            message: "Origin \"\(origin)\" may not use this server; open the dashboard from this server, or start it "
-                + "with --allow-origin \(origin)")
-    }
+    func originRefusal(_ request: LwsRequest) -> Refusal? { policy.originRefusal(request) }
 
     /// Whether the request carries this server's token.
     func authorized(_ request: LwsRequest) -> Bool {

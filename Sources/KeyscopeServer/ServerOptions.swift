@@ -1,5 +1,6 @@
 public import Foundation
 import KeyscopeCore
+import KeyscopeLws
 import KeyscopeProtocol
 
 /// How an ``InspectorServer`` listens, whom it lets in, and its limits. The defaults are PROTOCOL.md's: loopback,
@@ -70,8 +71,5 @@ public struct ServerOptions: Sendable, Hashable {
     public init() {}
 
     /// Whether ``host`` is a loopback address or name.
-    public var isLoopback: Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
-    }
+    public var isLoopback: Bool { HostPolicy.isLoopback(host) }
 }
