@@ -219,6 +219,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The WebSocket echo the Autobahn suite runs against (`make conformance`, docs/conformance.md): the
+        // inspector's lws layer with an echo instead of the hub. A test tool, not a product: the shipped server has
+        // no echo mode.
+        .executableTarget(
+            name: "KeyscopeConformanceEcho",
+            dependencies: [
+                "KeyscopeLws", "CLibWebSockets",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // A child process the process tests start, restart and kill -9 (persistence across restarts).
         .executableTarget(
             name: "KeyscopeTestChild",
@@ -267,6 +279,14 @@ let package = Package(
         .testTarget(
             name: "KeyscopeLwsTests",
             dependencies: ["KeyscopeLws"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeConformanceEchoTests",
+            dependencies: [
+                "KeyscopeConformanceEcho", "KeyscopeClient", "KeyscopeLws",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

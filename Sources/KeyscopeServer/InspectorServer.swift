@@ -118,8 +118,7 @@ public final class InspectorServer: Sendable {
             if startedHub { hub.start() }
             var record: ServerRecord?
             var recordFile: URL?
-            // An echo has no API for the CLI to find.
-            if options.writesServerRecord && !options.conformanceEcho {
+            if options.writesServerRecord {
                 let made = ServerRecord(host: options.host, port: port, token: token.value, name: options.name)
                 do {
                     recordFile = try made.write()
@@ -179,9 +178,6 @@ public final class InspectorServer: Sendable {
         }
         guard options.stalledClientTimeout >= .seconds(1) else {
             throw .invalidOption("the stalled-client timeout must be at least 1 second")
-        }
-        guard !options.conformanceEcho || options.isLoopback else {
-            throw .invalidOption("the conformance echo listens on loopback only, not on \(options.host)")
         }
     }
 }

@@ -8,7 +8,6 @@ extension ServerCore: LwsService {
     func contextCreated(
         _ context: OpaquePointer, vhost: OpaquePointer?, port: Int, protocolName: UnsafeMutablePointer<CChar>
     ) {
-        if options.conformanceEcho { echoSubprotocol = protocolName }
         if let vhost { adoptCaptureWatch(vhost) }
         policy = HostPolicy(port: port, extraHosts: options.allowedHosts, extraOrigins: options.allowedOrigins)
         waker.context.withLock { $0 = LwsContextHandle(context) }
@@ -22,7 +21,6 @@ extension ServerCore: LwsService {
 
     func contextEnding() {
         waker.context.withLock { $0 = nil }
-        echoSubprotocol = nil
     }
 }
 

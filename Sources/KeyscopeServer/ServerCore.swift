@@ -30,10 +30,6 @@ final class ServerCore: @unchecked Sendable {
 
     // Service thread only.
     var sessions: [OpaquePointer: WebSocketSession] = [:]
-    /// The conformance echo's connections (``ServerOptions/conformanceEcho``), and the protocol name lws reads
-    /// (set by the service thread for the context's life).
-    var echoSessions: [OpaquePointer: EchoSession] = [:]
-    var echoSubprotocol: UnsafeMutablePointer<CChar>?
     /// The request bodies being received, with the route each is for.
     var bodies: [OpaquePointer: PendingBody] = [:]
     /// The route table and how many features it was made from (see ``routeTable()``).
@@ -101,20 +97,13 @@ final class ServerCore: @unchecked Sendable {
 
     /// The settings of the service thread's context.
     var serviceSettings: LwsServiceThread.Settings {
+        // Text that is not UTF-8 is left to the JSON parser (a bad request never closes the connection, see
+        // docs/protocol.md), so lws does not validate it.
         var settings = LwsServiceThread.Settings(
-            host: options.host, port: options.port,
-            protocolName: options.conformanceEcho ? "" : InspectorProtocol.subprotocol, callback: serverCallback,
-            maxHeaderBytes: options.maxHeaderBytes,
+            host: options.host, port: options.port, protocolName: InspectorProtocol.subprotocol,
+            callback: serverCallback, maxHeaderBytes: options.maxHeaderBytes,
             headerTimeoutSeconds: Int(options.headerTimeout.components.seconds))
         settings.nice = options.serviceThreadNice
-        // The echo's protocol is renamed to each client's first offer (see ``adoptSubprotocol(_:)``); lws refuses
-        // names over 62 bytes anyway. It closes with 1007 on text that is not UTF-8, as soon as lws sees the bad
-        // byte; the inspector leaves that to its JSON parser (a bad request never closes the connection, see
-        // docs/protocol.md).
-        if options.conformanceEcho {
-            settings.protocolNameCapacity = 64
-            settings.validatesUTF8 = true
-        }
         return settings
     }
 
@@ -124,11 +113,6 @@ final class ServerCore: @unchecked Sendable {
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
         _ input: UnsafeMutableRawPointer?, _ length: Int
     ) -> Int32 {
-        if options.conformanceEcho, let answer = handleEcho(wsi, reason, input, length) {
-            if reason == LWS_CALLBACK_ESTABLISHED { connections.advance(wsi, to: .webSocket) }
-            if reason == LWS_CALLBACK_HTTP { connections.advance(wsi, to: .answering) }
-            return answer
-        }
         switch reason {
         case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
             accepted(wsi)
@@ -204,15 +188,11 @@ final class ServerCore: @unchecked Sendable {
     private func beginStop() {
         stopping = true
         for session in sessions.values { session.closing = true }
-        for session in echoSessions.values {
-            session.closing = true
-            lws_callback_on_writable(session.wsi)
-        }
         if !hasClients { finished = true }
     }
 
     /// Whether any WebSocket client is still connected.
-    var hasClients: Bool { !sessions.isEmpty || !echoSessions.isEmpty }
+    var hasClients: Bool { !sessions.isEmpty }
 
     // MARK: Checks shared by HTTP and upgrades
 
@@ -228,12 +208,10 @@ final class ServerCore: @unchecked Sendable {
         return token.matches(presented.utf8)
     }
 
-    /// Every rule an upgrade must pass, in order: Host, Origin, then for the inspector its path, the token and the
-    /// extension offers lws can answer; for the conformance echo, the offers and a subprotocol list lws can read
-    /// (adopting the first name, see ``adoptSubprotocol(_:)``). `nil` when it may go on.
+    /// Every rule an upgrade must pass, in order: Host, Origin, its path, the token and the extension offers lws can
+    /// answer. `nil` when it may go on.
     func upgradeRefusal(_ request: LwsRequest) -> Refusal? {
         if let refused = hostRefusal(request) ?? originRefusal(request) { return refused }
-        if options.conformanceEcho { return ExtensionOffers.refusal(request) ?? adoptSubprotocol(request) }
         guard request.methodAndPath?.path == InspectorProtocol.webSocketPath else {
             return Refusal(
                 status: 404, code: "not_found", message: "the WebSocket endpoint is \(InspectorProtocol.webSocketPath)")

@@ -1,7 +1,7 @@
 import KeyscopeLws
 
-/// One connection of the conformance echo (``ServerOptions/conformanceEcho``): the message it is receiving and the
-/// echoes waiting to go out, oldest first. Touched only by the service thread.
+/// One connection of the conformance echo: the message it is receiving and the echoes waiting to go out, oldest
+/// first. Touched only by the service thread.
 final class EchoSession {
     let wsi: OpaquePointer
     /// The message being received (see ``MessageAssembly``): once one went over the limit, the echoes before it go
