@@ -77,18 +77,27 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // libwebsockets, wrapped by KeyscopeServer and KeyscopeClient only.
+        // libwebsockets, used by the lws layer only: KeyscopeLws, and on it KeyscopeServer, KeyscopeClient and the
+        // conformance echo.
         .systemLibrary(
             name: "CLibWebSockets",
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        // What server, client and conformance echo share of libwebsockets (internal: `package` access, no product):
+        // contexts and the service thread, lws's logging, message reassembly and sending, closes, HTTP requests and
+        // answers, and the checks every listener makes before an upgrade (Host, Origin, extension offers).
+        .target(
+            name: "KeyscopeLws",
+            dependencies: ["KeyscopeCore", "CLibWebSockets", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         // The inspector's HTTP + WebSocket server (libwebsockets): static dashboard, /ws, /api/*, security rules.
         .target(
             name: "KeyscopeServer",
             dependencies: [
-                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeProtocol", "CLibWebSockets",
-                .product(name: "Logging", package: "swift-log"),
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeLws",
+                "CLibWebSockets", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -166,7 +175,7 @@ let package = Package(
         // A WebSocket client of the inspector protocol (libwebsockets), for the `keyscope` CLI's client commands.
         .target(
             name: "KeyscopeClient",
-            dependencies: ["KeyscopeCore", "KeyscopeCodec", "KeyscopeProtocol", "CLibWebSockets"],
+            dependencies: ["KeyscopeCore", "KeyscopeCodec", "KeyscopeProtocol", "KeyscopeLws", "CLibWebSockets"],
             swiftSettings: strictSettings
         ),
         // Generators of random StoreValues, key paths and JSON spellings for this package's property tests.
@@ -207,6 +216,18 @@ let package = Package(
                 "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeServer",
                 "KeyscopePreferences",
                 "KeyscopeSecrets", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The WebSocket echo the Autobahn suite runs against (`make conformance`, docs/conformance.md): the
+        // inspector's lws layer with an echo instead of the hub. A test tool, not a product: the shipped server has
+        // no echo mode.
+        .executableTarget(
+            name: "KeyscopeConformanceEcho",
+            dependencies: [
+                "KeyscopeLws", "CLibWebSockets",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -252,6 +273,19 @@ let package = Package(
             name: "KeyscopeInspectorTests",
             dependencies: [
                 "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeLwsTests",
+            dependencies: ["KeyscopeLws"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeConformanceEchoTests",
+            dependencies: [
+                "KeyscopeConformanceEcho", "KeyscopeClient", "KeyscopeLws",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),

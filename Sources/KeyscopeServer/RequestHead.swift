@@ -12,11 +12,8 @@ struct RequestHead: Sendable, Hashable {
     /// The head does not end within the header limit: lws would run out of header space and drop the connection.
     let isTooLarge: Bool
     /// The bytes of every `Sec-WebSocket-Extensions` value together (with a separator each): lws 4.1 drops a
-    /// connection whose offers reach ``maxExtensionOffers``.
+    /// connection whose offers are over ``KeyscopeLws/ExtensionOffers/maxBytes``.
     let extensionOffersLength: Int
-
-    /// The longest extension offers lws 4.1 takes (it drops a connection at 255 bytes and more).
-    static let maxExtensionOffers = 254
 
     /// Reads the head at the start of `bytes` (what a peek of the socket returned). `nil` while the head is not
     /// complete and may still be; a head over `limit` bytes is read as far as it goes and marked too large.

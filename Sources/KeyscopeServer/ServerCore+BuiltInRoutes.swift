@@ -3,6 +3,7 @@ import Foundation
 import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeLws
 import KeyscopeProtocol
 
 /// The server's own routes (features bring the rest): `GET /api/health`, `GET /api/snapshot`, `POST /api/request`

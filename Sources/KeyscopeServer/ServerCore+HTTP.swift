@@ -2,6 +2,7 @@ import CLibWebSockets
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeLws
 import KeyscopeProtocol
 import Logging
 

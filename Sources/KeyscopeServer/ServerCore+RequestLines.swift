@@ -1,5 +1,6 @@
 import CLibWebSockets
 import KeyscopeInspector
+import KeyscopeLws
 import KeyscopeProtocol
 import Logging
 
@@ -69,10 +70,10 @@ extension ServerCore {
         let refusal: Refusal
         if head.isTooLarge {
             refusal = Self.headersTooLarge(options.maxHeaderBytes)
-        } else if head.extensionOffersLength > RequestHead.maxExtensionOffers {
+        } else if head.extensionOffersLength > ExtensionOffers.maxBytes {
             refusal = Refusal(
                 status: 431, code: "too_large",
-                message: "the Sec-WebSocket-Extensions offers are over \(RequestHead.maxExtensionOffers) bytes; the "
+                message: "the Sec-WebSocket-Extensions offers are over \(ExtensionOffers.maxBytes) bytes; the "
                     + "server takes no extension, so send none")
         } else if let problem = head.lineProblem ?? head.targetProblem {
             refusal = Refusal(status: 400, code: "bad_request", message: problem)

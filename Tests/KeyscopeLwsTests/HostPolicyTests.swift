@@ -1,6 +1,5 @@
+import KeyscopeLws
 import Testing
-
-@testable import KeyscopeServer
 
 /// The DNS-rebinding and cross-site rules of docs/protocol.md, checked on header values alone.
 @Suite struct HostPolicyTests {

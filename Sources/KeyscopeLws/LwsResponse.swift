@@ -3,9 +3,19 @@ import CLibWebSockets
 /// Writes a whole HTTP/1.1 response (status line, headers, body) in one `lws_write`, as lws's own status pages do.
 ///
 /// The security headers every response carries (`nosniff`, CORP) come from the vhost's header list, which lws adds
-/// to every status line it writes (see ``LwsContext``), so they are not repeated here. Bodies of any size are fine:
+/// to every status line it writes (``securityHeaders``), so they are not repeated here. Bodies of any size are fine:
 /// lws keeps what the socket does not take at once and sends it before the connection is writable again.
-enum LwsResponse {
+package enum LwsResponse {
+    /// The headers lws puts on every response a listening context writes (its own error pages and file responses
+    /// included; see ``LwsServiceThread``), and ``Refusal/rawResponse`` on the responses it writes itself.
+    package static let securityHeaders: [(String, String)] = [
+        ("x-content-type-options:", "nosniff"),
+        ("cross-origin-resource-policy:", "same-origin"),
+        // The token travels in the page's URL: never send it on as a referrer.
+        ("referrer-policy:", "no-referrer"),
+        ("x-frame-options:", "DENY"),
+    ]
+
     /// Sends the response, then closes the connection (`Connection: close`): one request per connection.
     /// Returns what the lws callback must return. The answer to a `HEAD` request is the same status and headers
     /// (`Content-Length` included) without the body, as RFC 9110 asks.
@@ -14,7 +24,7 @@ enum LwsResponse {
     /// (it hands the POST's own request line to the body callback, then its service loop spins). Closing after
     /// each answer costs a TCP handshake per request, which the dashboard (a few files and one WebSocket) does
     /// not notice; lws sends whatever is still buffered before it closes.
-    static func send(
+    package static func send(
         _ wsi: OpaquePointer, status: Int, contentType: String, body: [UInt8],
         headers: [(name: String, value: String)] = []
     ) -> Int32 {
@@ -52,12 +62,12 @@ enum LwsResponse {
     }
 
     /// Whether the request being answered is a `HEAD`.
-    static func isHead(_ wsi: OpaquePointer) -> Bool {
+    package static func isHead(_ wsi: OpaquePointer) -> Bool {
         lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
     }
 
     /// Writes bytes that are already a whole HTTP response (``Refusal/rawResponse``).
-    static func write(_ wsi: OpaquePointer, raw response: [UInt8]) {
+    package static func write(_ wsi: OpaquePointer, raw response: [UInt8]) {
         var buffer = [UInt8](repeating: 0, count: kws_pre()) + response
         _ = buffer.withUnsafeMutableBufferPointer { raw in
             lws_write(wsi, raw.baseAddress! + kws_pre(), response.count, LWS_WRITE_HTTP)
@@ -65,7 +75,7 @@ enum LwsResponse {
     }
 
     /// A refusal as a JSON error response (`{"error":{"code":…,"message":…}}`), with any headers it needs.
-    static func refuse(
+    package static func refuse(
         _ wsi: OpaquePointer, _ refusal: Refusal, headers: [(name: String, value: String)] = []
     ) -> Int32 {
         send(
@@ -74,7 +84,7 @@ enum LwsResponse {
     }
 
     /// A JSON error: `{"error":{"code":…,"message":…}}`.
-    static func error(
+    package static func error(
         _ wsi: OpaquePointer, status: Int, code: String, message: String,
         headers: [(name: String, value: String)] = []
     ) -> Int32 {
@@ -82,7 +92,7 @@ enum LwsResponse {
     }
 
     /// A JSON body with status 200 (or another).
-    static func json(_ wsi: OpaquePointer, _ body: [UInt8], status: Int = 200) -> Int32 {
+    package static func json(_ wsi: OpaquePointer, _ body: [UInt8], status: Int = 200) -> Int32 {
         send(wsi, status: status, contentType: "application/json", body: body)
     }
 

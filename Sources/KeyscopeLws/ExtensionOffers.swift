@@ -5,12 +5,12 @@ import CLibWebSockets
 /// connection without a response when they are 255 bytes or more (three permessage-deflate offers with their
 /// parameters are enough: Autobahn's cases 13.7.*); its public API cannot hide the header from that walk. Such an
 /// upgrade is refused instead, with a status that says why.
-enum ExtensionOffers {
+package enum ExtensionOffers {
     /// The longest `Sec-WebSocket-Extensions` value (repeated headers joined by commas) lws 4.1 answers.
-    static let maxBytes = 254
+    package static let maxBytes = 254
 
     /// 431 `too_large` when the offers are over ``maxBytes``; `nil` otherwise.
-    static func refusal(_ request: LwsRequest) -> Refusal? {
+    package static func refusal(_ request: LwsRequest) -> Refusal? {
         let length = Int(lws_hdr_total_length(request.wsi, WSI_TOKEN_EXTENSIONS))
         guard length > maxBytes else { return nil }
         return Refusal(

@@ -7,18 +7,20 @@
 /// if let next = outbox.popFirst() { send(next) }   // one message per writable callback
 /// ```
 /// Touched only by the service thread.
-struct Outbox<Element> {
+package struct Outbox<Element> {
     private var elements: [Element?] = []
     private var head = 0
 
+    package init() {}
+
     /// Whether nothing is waiting.
-    var isEmpty: Bool { head == elements.count }
+    package var isEmpty: Bool { head == elements.count }
 
     /// Queues a message behind the others.
-    mutating func append(_ element: Element) { elements.append(element) }
+    package mutating func append(_ element: Element) { elements.append(element) }
 
     /// Takes the oldest message; `nil` when the queue is empty.
-    mutating func popFirst() -> Element? {
+    package mutating func popFirst() -> Element? {
         guard head < elements.count else { return nil }
         let element = elements[head].take()
         head += 1

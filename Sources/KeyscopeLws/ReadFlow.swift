@@ -8,12 +8,14 @@ import CLibWebSockets
 /// session.reading.setPaused(true, on: wsi)    // already paused: nothing
 /// ```
 /// Touched only by the service thread.
-struct ReadFlow {
+package struct ReadFlow {
     /// Set while lws is told not to read the connection.
-    private(set) var isPaused = false
+    package private(set) var isPaused = false
+
+    package init() {}
 
     /// Pauses or resumes reading `wsi`; nothing when it already is so.
-    mutating func setPaused(_ paused: Bool, on wsi: OpaquePointer) {
+    package mutating func setPaused(_ paused: Bool, on wsi: OpaquePointer) {
         guard paused != isPaused else { return }
         isPaused = paused
         _ = lws_rx_flow_control(wsi, paused ? 0 : 1)

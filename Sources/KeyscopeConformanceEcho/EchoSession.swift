@@ -1,17 +1,22 @@
-/// One connection of the conformance echo (``ServerOptions/conformanceEcho``): the message it is receiving and the
-/// echoes waiting to go out, oldest first. Touched only by the service thread.
+import KeyscopeLws
+
+/// One connection of the conformance echo: the message it is receiving and the echoes waiting to go out, oldest
+/// first. Touched only by the service thread.
 final class EchoSession {
     let wsi: OpaquePointer
     /// The message being received (see ``MessageAssembly``): once one went over the limit, the echoes before it go
     /// out and the connection closes with 1009.
-    var incoming = MessageAssembly()
+    var incoming: MessageAssembly
     /// Set on shutdown: the next writable callback closes with 1001.
     var closing = false
     /// Paused until the echoes are out.
     var reading = ReadFlow()
     private var outbox = Outbox<OutgoingMessage>()
 
-    init(wsi: OpaquePointer) { self.wsi = wsi }
+    init(wsi: OpaquePointer, maxMessageBytes: Int) {
+        self.wsi = wsi
+        self.incoming = MessageAssembly(limit: maxMessageBytes)
+    }
 
     var hasQueuedEchoes: Bool { !outbox.isEmpty }
 

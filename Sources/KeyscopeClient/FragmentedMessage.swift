@@ -3,10 +3,10 @@
 /// the whole of it.
 ///
 /// ```swift
-/// var message = OutgoingMessage(bytes, fragmentSize: 64 << 10)
+/// var message = FragmentedMessage(bytes, fragmentSize: 64 << 10)
 /// let fragment = message.next()!     // fragment.bytes, fragment.isFirst, fragment.isLast
 /// ```
-struct OutgoingMessage {
+struct FragmentedMessage {
     /// A part of the message and where it sits.
     struct Fragment: Equatable {
         var bytes: ArraySlice<UInt8>

@@ -1,12 +1,14 @@
-import CLibWebSockets
+package import CLibWebSockets
 
 /// The parts of an HTTP request that lws parsed, read from its header table (valid during the HTTP callbacks and
 /// the upgrade confirmation, while the table is still bound to the connection).
-struct LwsRequest {
-    let wsi: OpaquePointer
+package struct LwsRequest {
+    package let wsi: OpaquePointer
+
+    package init(wsi: OpaquePointer) { self.wsi = wsi }
 
     /// Every occurrence of a header (lws keeps repeated headers as fragments), each as its own string.
-    func values(_ token: lws_token_indexes) -> [String] {
+    package func values(_ token: lws_token_indexes) -> [String] {
         var values: [String] = []
         var index: Int32 = 0
         while true {
@@ -23,7 +25,7 @@ struct LwsRequest {
     }
 
     /// The header's value (fragments joined by lws), or `nil` when absent.
-    func value(_ token: lws_token_indexes) -> String? {
+    package func value(_ token: lws_token_indexes) -> String? {
         let length = lws_hdr_total_length(wsi, token)
         guard length > 0 else { return nil }
         var buffer = [CChar](repeating: 0, count: Int(length) + 1)
@@ -33,7 +35,7 @@ struct LwsRequest {
     }
 
     /// A header lws has no token for (`name` with its colon, lower case: `"origin:"` has one, `"x-thing:"` not).
-    func custom(_ name: String) -> String? {
+    package func custom(_ name: String) -> String? {
         name.withCString { cName -> String? in
             let nameLength = Int32(name.utf8.count)
             let length = lws_hdr_custom_length(wsi, cName, nameLength)
@@ -45,7 +47,7 @@ struct LwsRequest {
     }
 
     /// The method and the path (percent-decoded by lws, without the query).
-    var methodAndPath: (method: String, path: String)? {
+    package var methodAndPath: (method: String, path: String)? {
         var uri: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
         let method = lws_http_get_uri_and_method(wsi, &uri, &length)
@@ -57,7 +59,7 @@ struct LwsRequest {
     }
 
     /// The query's `name=value` pairs (lws splits at `&` and percent-decodes them).
-    var queryItems: [(name: String, value: String)] {
+    package var queryItems: [(name: String, value: String)] {
         values(WSI_TOKEN_HTTP_URI_ARGS).map { item in
             guard let equals = item.firstIndex(of: "=") else { return (item, "") }
             return (String(item[..<equals]), String(item[item.index(after: equals)...]))
@@ -65,10 +67,10 @@ struct LwsRequest {
     }
 
     /// The first value of a query parameter.
-    func query(_ name: String) -> String? { queryItems.first { $0.name == name }?.value }
+    package func query(_ name: String) -> String? { queryItems.first { $0.name == name }?.value }
 
     /// The token the client presented: `Authorization: Bearer T`, else `?token=T`.
-    var presentedToken: String? {
+    package var presentedToken: String? {
         if let authorization = value(WSI_TOKEN_HTTP_AUTHORIZATION) {
             let prefix = "Bearer "
             if authorization.count > prefix.count, authorization.lowercased().hasPrefix("bearer ") {

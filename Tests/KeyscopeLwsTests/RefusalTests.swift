@@ -1,6 +1,5 @@
+import KeyscopeLws
 import Testing
-
-@testable import KeyscopeServer
 
 /// The raw answers written straight to a socket (past the connection cap, or before lws parsed the request).
 @Suite struct RefusalTests {

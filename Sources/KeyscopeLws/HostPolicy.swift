@@ -8,8 +8,8 @@
 /// ```
 /// Names compare without regard to ASCII case; nothing is resolved or normalised (`127.1`, `0x7f.1`, `localhost.`
 /// and `localhost6` are simply not on the list).
-struct HostPolicy: Sendable, Hashable {
-    enum Verdict: Sendable, Hashable {
+package struct HostPolicy: Sendable, Hashable {
+    package enum Verdict: Sendable, Hashable {
         case allowed
         /// 403: the name or port is not this server's.
         case forbidden(String)
@@ -18,22 +18,28 @@ struct HostPolicy: Sendable, Hashable {
     }
 
     /// The port the server listens on.
-    let port: Int
+    package let port: Int
     /// Lower-cased names (IPv6 literals in brackets).
-    let hosts: Set<String>
+    package let hosts: Set<String>
     /// Exact origins accepted besides `http://HOST:PORT`.
-    let extraOrigins: Set<String>
+    package let extraOrigins: Set<String>
 
-    static let loopbackHosts = ["localhost", "127.0.0.1", "[::1]"]
+    package static let loopbackHosts = ["localhost", "127.0.0.1", "[::1]"]
 
-    init(port: Int, extraHosts: [String], extraOrigins: [String]) {
+    /// Whether an address to listen on is a loopback address or name (`127.x.y.z`, `::1`, `[::1]`, `localhost`).
+    package static func isLoopback(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    }
+
+    package init(port: Int, extraHosts: [String], extraOrigins: [String]) {
         self.port = port
         self.hosts = Set((Self.loopbackHosts + extraHosts).map { $0.lowercased() })
         self.extraOrigins = Set(extraOrigins)
     }
 
     /// Judges the request's `Host` header values (one element per header line).
-    func checkHost(_ values: [String]) -> Verdict {
+    package func checkHost(_ values: [String]) -> Verdict {
         guard let value = values.first else { return .forbidden("the request has no Host header") }
         guard values.count == 1 else { return .malformed("the request has \(values.count) Host headers; send one") }
         guard let (name, port) = Self.split(authority: value) else {
@@ -51,7 +57,7 @@ struct HostPolicy: Sendable, Hashable {
     }
 
     /// Whether an `Origin` value is this server's own page (or one given with `--allow-origin`).
-    func allowsOrigin(_ origin: String) -> Bool {
+    package func allowsOrigin(_ origin: String) -> Bool {
         if extraOrigins.contains(origin) { return true }
         guard origin.hasPrefix("http://") else { return false }
         guard let (name, port) = Self.split(authority: String(origin.dropFirst("http://".count))) else { return false }
@@ -60,7 +66,7 @@ struct HostPolicy: Sendable, Hashable {
 
     /// `name[:port]` or `[v6]:port` into its parts; `nil` when it has other characters (a path, userinfo, spaces…)
     /// or a port that is not 1 to 5 digits.
-    static func split(authority: String) -> (name: String, port: Int?)? {
+    package static func split(authority: String) -> (name: String, port: Int?)? {
         let bytes = Array(authority.utf8)
         guard !bytes.isEmpty else { return nil }
         var nameEnd = bytes.count

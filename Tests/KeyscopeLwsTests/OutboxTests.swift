@@ -1,8 +1,7 @@
+import KeyscopeLws
 import Testing
 
-@testable import KeyscopeServer
-
-/// The queue of messages a connection waits to send (both session kinds share it).
+/// The queue of messages a connection waits to send (the inspector's sessions and the echo's share it).
 @Suite struct OutboxTests {
     @Test func givesMessagesBackOldestFirst() {
         var outbox = Outbox<Int>()
