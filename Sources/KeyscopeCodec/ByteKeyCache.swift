@@ -55,7 +55,7 @@ struct ByteKeyCache<Value> {
         return made
     }
 
-    private static func equal(_ stored: [UInt8], _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func equal(_ stored: [UInt8], _ key: UnsafeBufferPointer<UInt8>) -> Bool {
         guard stored.count == key.count else { return false }
         return stored.withUnsafeBufferPointer { stored in
             for index in 0..<key.count where stored[index] != key[index] { return false }
@@ -63,9 +63,20 @@ struct ByteKeyCache<Value> {
         }
     }
 
+    /// Eight bytes at a time, each word mixed in by a multiply (FNV-style); the tail byte by byte.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
+        let raw = UnsafeRawBufferPointer(bytes)
+        var index = 0
+        while index + 8 <= raw.count {
+            hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0x0000_0100_0000_01b3
+            hash ^= hash >> 29
+            index += 8
+        }
+        while index < raw.count {
+            hash = (hash ^ UInt64(raw[index])) &* 0x0000_0100_0000_01b3
+            index += 1
+        }
         return hash
     }
 }

@@ -50,6 +50,22 @@ struct LineScanner {
         let start = position + 1
         var index = start
         var high: UInt8 = 0
+        // Eight bytes at a time while none of them is a quote, a backslash or a control byte (the classic
+        // "has a zero byte" tests: a byte x is below n when (x - n) borrows into a high bit that x lacks).
+        let raw = UnsafeRawBufferPointer(bytes)
+        var highWord: UInt64 = 0
+        while index + 8 <= raw.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let quote = word ^ 0x2222_2222_2222_2222
+            let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+            let special =
+                ((quote &- Self.ones) & ~quote) | ((backslash &- Self.ones) & ~backslash)
+                | ((word &- 0x2020_2020_2020_2020) & ~word)
+            guard special & Self.highBits == 0 else { break }
+            highWord |= word
+            index += 8
+        }
+        if highWord & Self.highBits != 0 { high = 0x80 }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -62,6 +78,9 @@ struct LineScanner {
         }
         throw Bail()
     }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
     /// A plain string that must be all ASCII (a key, a time, an op).
     mutating func asciiString() throws(Bail) -> UnsafeBufferPointer<UInt8> {

@@ -30,11 +30,13 @@ public final class LogLineDecoder {
     /// whose limits (`JSONLimits.defaultMaxDepth` inside the line) are far above it.
     public static let fastPathMaxDepth = 64
 
-    private var paths = ByteKeyCache<StoreKeyPath>(capacity: 2048)
-    private var stores = ByteKeyCache<StoreID>(capacity: 64)
+    // Unchecked exclusivity: the decoder is used from one thread at a time and never hands these out, so no two
+    // accesses can overlap; the checks cost a few percent of a line.
+    @exclusivity(unchecked) private var paths = ByteKeyCache<StoreKeyPath>(capacity: 2048)
+    @exclusivity(unchecked) private var stores = ByteKeyCache<StoreID>(capacity: 64)
     /// The last time parsed whole, up to its seconds (`YYYY-MM-DDTHH:MM:SS`), and that second in microseconds:
     /// events come many to a second, and the next times of that second only need their fraction read.
-    private var recentSecond: (prefix: [UInt8], micros: Int64) = ([], 0)
+    @exclusivity(unchecked) private var recentSecond: (prefix: [UInt8], micros: Int64) = ([], 0)
 
     public init() {}
 
@@ -136,7 +138,7 @@ public final class LogLineDecoder {
             fraction = fraction * 10 + Int64(digit)
         }
         if text[19] == UInt8(ascii: "."), text[26] | 0x20 == UInt8(ascii: "z"),
-            recentSecond.prefix.elementsEqual(UnsafeBufferPointer(rebasing: text[0..<19]))
+            ByteKeyCache<StoreID>.equal(recentSecond.prefix, UnsafeBufferPointer(rebasing: text[0..<19]))
         {
             return LogTime(microsecondsSince1970: recentSecond.micros + fraction)
         }
@@ -158,6 +160,8 @@ public final class LogLineDecoder {
     private func patches(_ scanner: inout LineScanner) throws(LineScanner.Bail) -> [StorePatch] {
         try scanner.expect(UInt8(ascii: "["))
         var patches: [StorePatch] = []
+        // Room for a transaction's few patches at once.
+        patches.reserveCapacity(4)
         if scanner.current == UInt8(ascii: "]") {
             _ = try scanner.nextMember(close: UInt8(ascii: "]"))
             return patches

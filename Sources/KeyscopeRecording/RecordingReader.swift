@@ -37,8 +37,15 @@ public final class RecordingReader {
     /// Whether ``next()`` has returned `nil`.
     public private(set) var isAtEnd = false
 
-    /// Whether readers decode ahead on a second thread unless told otherwise: on a machine with more than one core.
-    public static let decodesAheadByDefault = ProcessInfo.processInfo.activeProcessorCount > 1
+    /// Whether readers decode ahead on a second thread unless told otherwise: on a machine with more than one core,
+    /// unless the environment sets `KEYSCOPE_DECODE_AHEAD` to `0` (or to `1`, to decode ahead even on one core).
+    public static let decodesAheadByDefault: Bool = {
+        switch ProcessInfo.processInfo.environment["KEYSCOPE_DECODE_AHEAD"] {
+        case "0": false
+        case "1": true
+        default: ProcessInfo.processInfo.activeProcessorCount > 1
+        }
+    }()
 
     /// Reads the header of `lines`.
     ///
