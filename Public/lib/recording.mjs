@@ -169,7 +169,24 @@ export class RecordingIndexer {
     this.tornBytes = 0;
     this.header = null;
     this.done = false;
+    /** The bytes there so far, and where the last complete line of them ends (see `received`). */
+    this.available = bytes.length;
+    this.linesEnd = bytes.length;
   }
+
+  /**
+   * For a file that arrives while it is read (`bytes` is its whole size, filled from the start): the first
+   * `count` bytes are there now. `step` reads only complete lines until `count` is the whole size. The rest of
+   * `bytes` must still be zeros (never a "\n"), so a search for the end of a line never stops there.
+   * @param {number} count
+   */
+  received(count) {
+    this.available = count;
+    this.linesEnd = count === this.bytes.length ? count : this.bytes.lastIndexOf(10, count - 1) + 1;
+  }
+
+  /** Whether `step` has lines to read now (or the end to reach). */
+  get ready() { return !this.done && (this.pos < this.linesEnd || this.available === this.bytes.length); }
 
   /** The number of events read so far. */
   get events() { return Math.max(0, this.line - 1); }
@@ -187,6 +204,8 @@ export class RecordingIndexer {
   step(lines) {
     const { bytes } = this;
     for (let n = 0; n < lines && !this.done; n++) {
+      // A file still arriving: wait for the rest of the line.
+      if (this.pos >= this.linesEnd && this.available < bytes.length) break;
       if (this.pos >= bytes.length) {
         if (this.line === 0) throw new RecordingError(1, "the file is empty: a recording starts with its header line");
         this.finish();

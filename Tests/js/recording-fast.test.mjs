@@ -9,7 +9,7 @@ import { maxMessageDepth, parseJSON } from "../../Public/lib/json-reader.mjs";
 import { stringifyValue } from "../../Public/lib/json-writer.mjs";
 import { LineTexts } from "../../Public/lib/line-texts.mjs";
 import { PathCache, applyPatch } from "../../Public/lib/mirror.mjs";
-import { RecordingError, readRecording } from "../../Public/lib/recording.mjs";
+import { RecordingError, RecordingIndexer, readRecording } from "../../Public/lib/recording.mjs";
 import { SnapshotText } from "../../Public/lib/snapshot-text.mjs";
 import { valuesEqual } from "../../Public/lib/values.mjs";
 import { changeLine, fileOf, headerLine, random, randomRecording } from "./recording-generator.mjs";
@@ -160,5 +160,44 @@ test("the kept snapshot text follows every kind of patch", () => {
     } catch {
       // A patch that does not fit this state changes nothing.
     }
+  }
+});
+
+/** Reads `bytes` as a file that arrives in pieces of random sizes, stepping after each. */
+function arriving(bytes, seed) {
+  const r = random(seed);
+  const filled = new Uint8Array(bytes.length);
+  const indexer = new RecordingIndexer(filled);
+  indexer.received(0);
+  try {
+    for (let size = 0; size < bytes.length;) {
+      const next = Math.min(bytes.length, size + 1 + r.int(700));
+      filled.set(bytes.subarray(size, next), size);
+      size = next;
+      indexer.received(size);
+      while (indexer.ready) indexer.step(1 + r.int(5));
+    }
+    const read = indexer.result();
+    return { events: read.events, offsets: [...read.offsets], times: [...read.times], checkpoints: read.checkpoints, torn: read.tornBytes };
+  } catch (error) {
+    return { line: error.line, reason: error.reason };
+  }
+}
+
+test("a file read while it arrives is read as the whole file, torn tail and errors included", () => {
+  const { bytes } = randomRecording(31, 200);
+  const whole = (b) => {
+    try {
+      const read = readRecording(b);
+      return { events: read.events, offsets: [...read.offsets], times: [...read.times], checkpoints: read.checkpoints, torn: read.tornBytes };
+    } catch (error) {
+      return { line: error.line, reason: error.reason };
+    }
+  };
+  const torn = Uint8Array.from([...bytes, ...new TextEncoder().encode('{"patches":[],"se')]);
+  const bad = Uint8Array.from(bytes);
+  bad[Math.floor(bad.length / 2)] = 0x7b;
+  for (const [name, b] of [["whole", bytes], ["torn", torn], ["bad", bad]]) {
+    for (const seed of [1, 2, 3]) assert.deepEqual(arriving(b, seed), whole(b), `${name}, seed ${seed}`);
   }
 });
