@@ -1,4 +1,4 @@
-// A change line of a recording (LOG-FORMAT.md) read in one pass over its text: the fast path of the recording
+// A change line of a recording (docs/recording.md) read in one pass over its text: the fast path of the recording
 // reader (recording.mjs), which reads every other line, and every bad one, the general way.
 //
 // The general way parses the whole line into Maps (the line, each patch), then takes its members from them. Here

@@ -1,4 +1,4 @@
-// Reading VALUES.md JSON: a strict reader that keeps integers apart from numbers (`JSON.parse` reads `3.0` as `3`)
+// Reading StoreValue JSON: a strict reader that keeps integers apart from numbers (`JSON.parse` reads `3.0` as `3`)
 // and refuses what the server's reader refuses (duplicate keys, lone surrogates, integers outside Int64,
 // overflowing numbers, bad tagged values, nesting over 512).
 

@@ -1,10 +1,10 @@
-// Writing VALUES.md JSON: the canonical form (compact, keys sorted by Unicode scalar, numbers as Swift writes
+// Writing StoreValue JSON: the canonical form (compact, keys sorted by Unicode scalar, numbers as Swift writes
 // them), or indented for people, optionally cut short for previews of huge values.
 
 import { Color, Num, Url } from "./values.mjs";
 
 /**
- * The shortest decimal that reads back to `x`, in Swift's `Double.description` form (VALUES.md canonical
+ * The shortest decimal that reads back to `x`, in Swift's `Double.description` form (StoreValue JSON canonical
  * numbers): decimal when 1e-4 <= |x| < 1e16, always with a fraction (`3.0`), else `d[.ddd]e±XX`.
  * @param {number} x a finite double
  * @returns {string}
@@ -43,7 +43,7 @@ function escapeCharacter(character) {
 }
 
 /**
- * Orders strings by Unicode scalar value (VALUES.md canonical key order), not by UTF-16 code unit.
+ * Orders strings by Unicode scalar value (StoreValue JSON canonical key order), not by UTF-16 code unit.
  * @param {string} a
  * @param {string} b
  */
@@ -82,7 +82,7 @@ class Output {
 }
 
 /**
- * Writes a StoreValue as VALUES.md JSON: canonical by default (compact, keys sorted by scalar value); with
+ * Writes a StoreValue as StoreValue JSON: canonical by default (compact, keys sorted by scalar value); with
  * `indent`, spread over lines for people. With `maxLength`, writing stops soon after that many characters (for
  * previews of huge values); the text is then cut and `…` is appended.
  * @param {import("./values.mjs").StoreValue} value
@@ -123,7 +123,7 @@ export function scalarJSON(value) {
 }
 
 /**
- * An object key as JSON: quoted, with VALUES.md's `$`-escape (a key that starts with `$` is written with one more).
+ * An object key as JSON: quoted, with docs/store.md's `$`-escape (a key that starts with `$` is written with one more).
  * @param {string} key
  */
 export function jsonKey(key) {

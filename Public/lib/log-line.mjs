@@ -1,4 +1,4 @@
-// One line of a recording (LOG-FORMAT.md, VALUES.md): its time, its store id, and its patches read with the fields
+// One line of a recording (docs/recording.md, docs/store.md): its time, its store id, and its patches read with the fields
 // each op needs, as `keyscope replay` checks them. Whether a patch applies to the state as it stands (`old` equal to
 // the value there, presence included) is checked as it is applied: mirror.mjs `applyPatch` with `checkOld`.
 
@@ -8,7 +8,7 @@ export const versionPattern = /^\d+\.\d+\.\d+$/;
 const timePattern = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})\.(\d{6})[Zz]$/;
 
 /**
- * Microseconds since 1970 of a LOG-FORMAT.md time (`YYYY-MM-DDTHH:MM:SS.ffffffZ`, UTC, six fraction digits).
+ * Microseconds since 1970 of a docs/recording.md time (`YYYY-MM-DDTHH:MM:SS.ffffffZ`, UTC, six fraction digits).
  * @param {string} text
  * @returns {number}
  * @throws {Error} saying what is wrong
@@ -58,7 +58,7 @@ function daysFromCivil(year, month, day) {
 }
 
 /**
- * Whether `text` is a store id (VALUES.md "Store ids"): `app` or `scenario:<id>`, then `memory`, `userPrefs`,
+ * Whether `text` is a store id (docs/store.md "Store ids"): `app` or `scenario:<id>`, then `memory`, `userPrefs`,
  * `userPrefs:<suite>`, `file:<path>`, `backend:<namespace>` or `secrets:<service>`.
  * @param {string} text
  */

@@ -3,7 +3,7 @@ import Foundation
 public import KeyscopeCore
 
 extension JanssonCodec {
-    /// The line of a log event (LOG-FORMAT.md) as compact JSON with sorted keys, without the final `\n` (a
+    /// The line of a log event (docs/recording.md) as compact JSON with sorted keys, without the final `\n` (a
     /// recording adds it; the wire's `changes` entries embed the object as it is).
     ///
     /// A change is `{"patches":[…],"seq":N,"store":"…","time":"…","txn":"UUID"|null}` (`txn` in upper case,
@@ -76,7 +76,7 @@ extension JanssonCodec {
         try encode(LogEntry(seq: seq, time: time, event: .change(change)), extras: [:], maxDepth: maxDepth)
     }
 
-    /// Reads one event line (the header line is not an event). Following LOG-FORMAT.md: unknown keys are ignored
+    /// Reads one event line (the header line is not an event). Following docs/recording.md: unknown keys are ignored
     /// (they must still be valid JSON); a line with an `event` key is a store event and an unknown kind is an error;
     /// any other line is a change, whose absent `txn` reads as `null`. A final `\n` may be included. A store id
     /// renamed since the line was written reads as its current form (``KeyscopeCore/StoreID/recorded(_:)``).
@@ -96,7 +96,7 @@ extension JanssonCodec {
         }
     }
 
-    /// The keys LOG-FORMAT.md gives event lines; extras may not reuse them.
+    /// The keys docs/recording.md gives event lines; extras may not reuse them.
     public static let lineKeys: Set<String> = ["seq", "time", "store", "txn", "patches", "event", "version", "root"]
 
     /// A change line nests its values three levels down: line object, `patches` array, patch object.

@@ -114,7 +114,7 @@ struct LineScanner {
         position += 4
     }
 
-    /// A whole value read by the core's reader (VALUES.md), no deeper than `maxDepth`.
+    /// A whole value read by the core's reader (docs/store.md), no deeper than `maxDepth`.
     mutating func value(maxDepth: Int) throws(Bail) -> StoreValue {
         do {
             return try StoreValue.readJSON(from: bytes, at: &position, maxDepth: maxDepth)

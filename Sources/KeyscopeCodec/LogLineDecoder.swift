@@ -1,7 +1,7 @@
 public import Foundation
 public import KeyscopeCore
 
-/// Decodes the event lines of a recording (LOG-FORMAT.md), giving exactly what ``JanssonCodec/decodeLogEntry(_:maxDepth:)``
+/// Decodes the event lines of a recording (docs/recording.md), giving exactly what ``JanssonCodec/decodeLogEntry(_:maxDepth:)``
 /// gives, several times faster on the lines recorders write.
 ///
 /// ```swift

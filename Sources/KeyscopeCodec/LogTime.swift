@@ -3,7 +3,7 @@ public import KeyscopeCore
 import Synchronization
 
 /// A log event's time: whole microseconds since 1970-01-01T00:00:00Z, written as RFC 3339 UTC with exactly six
-/// fractional digits (LOG-FORMAT.md), for years 0000 through 9999.
+/// fractional digits (docs/recording.md), for years 0000 through 9999.
 ///
 /// A `Date` is rounded to the *nearest* microsecond (halves away from zero), not truncated: a `Date` holds a
 /// binary double, so a time meant as `…00.125` may be stored as `…00.12499999…`, which truncation would print as

@@ -19,7 +19,7 @@ public struct HubOptions: Sendable, Hashable {
     public var readOnlyReason: String?
     /// How often the hub checks the subscriptions' delivery counts and, when they moved, sends every client the
     /// subscription list again (so deliveries per second can be shown); `nil` sends it only when the set of
-    /// subscriptions changes, as PROTOCOL.md requires at least.
+    /// subscriptions changes, as docs/protocol.md requires at least.
     public var deliveriesRefresh: Duration?
 
     public init(

@@ -2,7 +2,7 @@ public import Foundation
 public import KeyscopeCodec
 import KeyscopeCore
 
-/// Reads a recording (LOG-FORMAT.md) as it streams: the header when it is made, then one event per ``next()``,
+/// Reads a recording (docs/recording.md) as it streams: the header when it is made, then one event per ``next()``,
 /// checking every rule of the format on the way. Memory holds a few lines at a time (with decoding ahead, a few
 /// small batches of them), never the file.
 ///

@@ -102,7 +102,7 @@ public struct ReplayState: Sendable, Hashable {
     }
 
     /// Applies the patches in place (no copy of the root); when one fails, those before it are undone with their
-    /// inverses, which always apply to the state they left (VALUES.md: every patch is invertible from its fields).
+    /// inverses, which always apply to the state they left (docs/store.md: every patch is invertible from its fields).
     private mutating func apply(_ change: StoreChange, line: Int?) throws(RecordingError) {
         let id = change.storeID
         guard let position = positions[id] else {

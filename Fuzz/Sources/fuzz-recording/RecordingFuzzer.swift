@@ -5,7 +5,7 @@ import KeyscopeCore
 @testable import KeyscopeRecording
 
 /// The log reader: `RecordingReader` over a whole recording in memory, each event applied to a `ReplayState` as
-/// `keyscope verify` does. Properties (LOG-FORMAT.md, the reader's documentation):
+/// `keyscope verify` does. Properties (docs/recording.md, the reader's documentation):
 /// - reading in chunks of a few bytes gives exactly what reading in one chunk gives (events, error, torn tail);
 /// - a short line limit changes nothing but refusing long lines with `line_too_long`;
 /// - an event that does not apply leaves the state as it was (whole or not at all);

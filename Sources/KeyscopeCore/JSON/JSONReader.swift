@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A strict single-pass JSON reader producing StoreValues (VALUES.md), over a borrowed UTF-8 buffer.
+/// A strict single-pass JSON reader producing StoreValues (docs/store.md), over a borrowed UTF-8 buffer.
 struct JSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int

@@ -1,7 +1,7 @@
 public import Foundation
 
 extension StoreValue {
-    /// Decodes JSON text per VALUES.md: tagged values, `$`-unescaping, integers vs numbers.
+    /// Decodes JSON text per docs/store.md: tagged values, `$`-unescaping, integers vs numbers.
     ///
     /// Rejects (never rounds or replaces) integers outside Int64, overflowing number literals, duplicate keys,
     /// lone surrogate escapes, invalid UTF-8, bad tagged payloads and nesting deeper than `maxDepth`.

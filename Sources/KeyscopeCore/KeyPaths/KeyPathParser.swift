@@ -1,4 +1,4 @@
-/// The key-path grammar of VALUES.md, over Unicode scalars so that error columns count scalars.
+/// The key-path grammar of docs/store.md, over Unicode scalars so that error columns count scalars.
 ///
 /// The error column is the first scalar at which the text can no longer be the start of any valid path (one past
 /// the end when it still could be): `items[01]` fails at the `1`, an overflowing index at the digit that overflows,

@@ -1,4 +1,4 @@
-/// A parsed key path such as `cart.total`, `items[0].title` or `prefs["com.app.theme"]` (VALUES.md "Key paths").
+/// A parsed key path such as `cart.total`, `items[0].title` or `prefs["com.app.theme"]` (docs/store.md "Key paths").
 ///
 /// Parse once and keep the value: every store operation takes the parsed form, so repeated use costs nothing.
 /// ```swift
@@ -99,7 +99,7 @@ extension StoreKeyPath: ExpressibleByStringLiteral {
 }
 
 extension StoreKeyPath: CustomStringConvertible {
-    /// The canonical form (VALUES.md): names where the key allows, quoted keys otherwise.
+    /// The canonical form (docs/store.md): names where the key allows, quoted keys otherwise.
     /// An unparsable literal prints the text it was given.
     public var description: String {
         if let parseError { return parseError.path }

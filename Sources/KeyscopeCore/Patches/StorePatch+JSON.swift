@@ -1,5 +1,5 @@
 extension StorePatch {
-    /// The patch as the JSON object of VALUES.md: `{"op", "path", "old"?, "new"?}`.
+    /// The patch as the JSON object of docs/store.md: `{"op", "path", "old"?, "new"?}`.
     public var jsonObject: StoreValue {
         var object: [String: StoreValue] = ["op": .string(op.rawValue), "path": .string(keyPath.description)]
         if let oldValue { object["old"] = oldValue }

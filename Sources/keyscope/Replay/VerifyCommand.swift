@@ -1,7 +1,7 @@
 import ArgumentParser
 import KeyscopeRecording
 
-/// `keyscope verify FILE`: checks a recording against every rule of LOG-FORMAT.md and prints its summary.
+/// `keyscope verify FILE`: checks a recording against every rule of the log format and prints its summary.
 ///
 /// ```
 /// $ keyscope verify checkout.kslog
