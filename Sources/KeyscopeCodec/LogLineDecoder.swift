@@ -151,7 +151,8 @@ public final class LogLineDecoder {
     {
         let id = stores.value(for: string.text) { () -> StoreID? in
             guard let text = Self.text(string) else { return nil }
-            return StoreID(text)
+            // Recordings made before a store id was renamed still read, as on the slow path.
+            return StoreID.recorded(text)
         }
         guard let id else { throw LineScanner.Bail() }
         return id
