@@ -2,7 +2,8 @@ extension StoreValue {
     /// Applies a recorded patch to this root, first checking that its `old` matches the state (presence included).
     /// Used by replay, revert and rewind; a patch that does not apply throws and changes nothing.
     public mutating func apply(patch: StorePatch) throws(StoreError) {
-        let path = try patch.keyPath.validated()
+        let path = patch.keyPath
+        try path.validate()
         if let new = patch.newValue { try Self.checkDepth(of: new, at: path) }
         switch patch.op {
         case .set:
