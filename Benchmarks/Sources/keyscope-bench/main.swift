@@ -14,9 +14,23 @@ FileHandle.standardError.write(Data("warning: this is a debug build; run with -c
 let inspectorParts = Set(InspectorBenchmarks.parts)
 let known = inspectorParts.union(["store", "codec", "inspector"])
 let asked = Set(CommandLine.arguments.dropFirst())
+let usage = """
+    usage: keyscope-bench [store] [codec] [inspector | push latency set-cost]  (no argument: all)
+      store      store reads and writes beside the seed store (a dictionary behind a DispatchQueue) and a dictionary
+      codec      the codecs beside Foundation's JSONEncoder and JSONDecoder
+      push       inspector push throughput beside a hummingbird-websocket server
+      latency    set → parsed at the client, beside the same peer
+      set-cost   an inspected set ÷ a bare one
+    Build and run in release: swift run -c release keyscope-bench store (from Benchmarks/). Figures go to
+    $KEYSCOPE_BENCH_RESULTS (else .build-bench/results/ in the checkout), one <part>.json per part.
+
+    """
+if !asked.isDisjoint(with: ["--help", "-h", "help"]) {
+    print(usage, terminator: "")
+    exit(0)
+}
 guard asked.isSubset(of: known) else {
-    FileHandle.standardError.write(
-        Data("usage: keyscope-bench [store] [codec] [inspector | push latency set-cost]  (no argument: all)\n".utf8))
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(64)
 }
 var sections = asked.isEmpty ? known : asked
@@ -46,8 +60,13 @@ if sections.contains("store") {
     print(Report.notes(rounds: harness.rounds, results: results, elapsed: elapsed))
     print(
         """
-        New-key rows add keys k0…k\(StoreBenchmarks.batchSize - 1) to a fresh dictionary or store (a small cart and \
-        12 top-level keys), then start over; the other store rows write cart.total, alternating 90 and 100.
+        The peer is the seed store: a [String: StoreValue] behind a serial DispatchQueue.sync, an OpenCombine \
+        (Combine) subject send per change, the key path as a flat string key. "literal" rows write \
+        store.set("cart.total", …) as users do, the literal parsed on every call; "parsed" rows parse a String \
+        each call; "pre-parsed" rows reuse a StoreKeyPath. New-key rows add keys k0…k\(StoreBenchmarks.batchSize - 1) \
+        to a fresh store (a small cart, 100 items and 12 other top-level keys), then start over; items[i].title rows \
+        take i = 0…99 in turn, each pass writing the other of two 60-character titles; the other writes set \
+        cart.total, alternating 90 and 100.
         """)
     save(
         ResultsFile(
