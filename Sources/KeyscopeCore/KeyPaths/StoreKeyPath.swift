@@ -1,10 +1,12 @@
 /// A parsed key path such as `cart.total`, `items[0].title` or `prefs["com.app.theme"]` (VALUES.md "Key paths").
 ///
-/// Parse once and keep the value: every store operation takes the parsed form, so repeated use costs nothing.
+/// Every store operation takes the parsed form. A literal is parsed each time the code runs, but each thread keeps the
+/// paths it parsed last (KeyPathCache), so writing the same literal again costs a short lookup; a path kept as a value
+/// costs nothing at all.
 /// ```swift
 /// let total = try StoreKeyPath(parsing: "cart.total")
 /// store.set(total, 100)
-/// store.set("cart.note", "hi")     // a literal is parsed once, where it is written
+/// store.set("cart.note", "hi")     // the literal is parsed (or found in this thread's cache) on every call
 /// ```
 /// A literal that does not parse never traps: the path remembers its error, and any operation using it is refused
 /// with ``StoreError/badPath(_:)`` (thrown, or reported through the logger by the non-throwing forms).
