@@ -1,6 +1,6 @@
 import Foundation
 
-// keyscope-bench: the store's costs next to a plain dictionary's, the codec next to Foundation's JSON coders, then
+// keyscope-bench: the store's costs next to the seed store's, the codec next to Foundation's JSON coders, then
 // the inspector's figures (push throughput and latency against a Hummingbird peer, the cost of an inspected set), as
 // tables. Each section also writes its figures to `<section>.json` in the results folder (ResultsFile), from which
 // Benchmarks/report.py prints the summary table of `make bench`.
@@ -16,17 +16,38 @@ let known = inspectorParts.union(["store", "codec", "inspector"])
 let asked = Set(CommandLine.arguments.dropFirst())
 let usage = """
     usage: keyscope-bench [store] [codec] [inspector | push latency set-cost]  (no argument: all)
+           keyscope-bench profile ROW ITERATIONS
       store      store reads and writes beside the seed store (a dictionary behind a DispatchQueue) and a dictionary
       codec      the codecs beside Foundation's JSONEncoder and JSONDecoder
       push       inspector push throughput beside a hummingbird-websocket server
       latency    set → parsed at the client, beside the same peer
       set-cost   an inspected set ÷ a bare one
+      profile    runs one row of the store part once, ITERATIONS times, untimed: for a profiler. valgrind 3.19 cannot
+                 read this binary's debug info, so strip it first (the symbols stay):
+                   objcopy --strip-debug .build/release/keyscope-bench /tmp/kb
+                   valgrind --tool=callgrind /tmp/kb profile "store set cart.total, literal" 12000
+                 Run it at two sizes and divide the difference by the difference of the sizes: setup cancels out.
     Build and run in release: swift run -c release keyscope-bench store (from Benchmarks/). Figures go to
     $KEYSCOPE_BENCH_RESULTS (else .build-bench/results/ in the checkout), one <part>.json per part.
 
     """
 if !asked.isDisjoint(with: ["--help", "-h", "help"]) {
     print(usage, terminator: "")
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "profile" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    let rows = StoreBenchmarks.all
+    guard arguments.count == 2, let iterations = Int(arguments[1]), iterations > 0,
+        let row = rows.first(where: { $0.name == arguments[0] })
+    else {
+        FileHandle.standardError.write(
+            Data(
+                ("usage: keyscope-bench profile ROW ITERATIONS, ROW one of:\n"
+                    + rows.map { "  \($0.name)\n" }.joined()).utf8))
+        exit(64)
+    }
+    _ = try row.body(iterations)
     exit(0)
 }
 guard asked.isSubset(of: known) else {
