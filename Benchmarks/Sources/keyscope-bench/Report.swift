@@ -3,7 +3,7 @@ import Foundation
 /// Formats benchmark results as one plain-text table, with the notes a reader needs to weigh the figures.
 ///
 /// ```swift
-/// print(Report.table(results, baseline: "dictionary set, existing key (peer)"))
+/// print(Report.table(results, baseline: "seed store set cart.total (peer)"))
 /// ```
 enum Report {
     static func table(_ results: [BenchmarkResult], baseline: String) -> String {
@@ -38,7 +38,7 @@ enum Report {
             Figures are medians (and minima) of \(rounds) rounds per benchmark, measured side by side in one run: \
             the rounds of all benchmarks are interleaved, each round times N iterations with ContinuousClock \
             (N chosen per benchmark for about 80 ms a round, after a warm-up). Ratio = median / median of \
-            "dictionary set, existing key (peer)". Whole run: \(String(format: "%.1f", seconds)) s.
+            "\(StoreBenchmarks.baseline)". Whole run: \(String(format: "%.1f", seconds)) s.
             """
     }
 

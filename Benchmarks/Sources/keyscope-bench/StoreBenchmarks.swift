@@ -1,39 +1,57 @@
 import KeyscopeCore
 import Synchronization
 
-/// The benchmarks: a plain dictionary as the peer (set and get), then the store's reads, writes (alone, with
-/// subscribers, with the observation hook), a 100-patch transaction, and key-path parsing for reference.
+/// The benchmarks: the seed store of issue 27 as the peer (SeedStore: set, new key, items[i].title, get), a plain
+/// dictionary as the floor, then the store's reads and writes, each both as users write them (the path a literal or
+/// a string, parsed on every call) and with a pre-parsed path, writes with subscribers and with the observation hook,
+/// a 100-patch transaction, and key-path parsing.
 ///
 /// Every body does its setup first and times only its loop; results are consumed with ``blackhole(_:)``.
 enum StoreBenchmarks {
-    /// The name of the row every ratio is taken against.
-    static let baseline = "dictionary set, existing key (peer)"
+    /// The name of the row every ratio of the part's own table is taken against.
+    static let baseline = "seed store set cart.total (peer)"
 
     static var all: [Benchmark] {
         [
-            dictionarySetExisting, dictionarySetNew, dictionaryGet, storeGet, storeSetNew, storeSetExisting,
-            storeSetWithSubscribers, storeSetWithObserver, transaction100, keyPathParse,
+            seedSetExisting, seedSetNew, seedSetTitle, seedGet, dictionarySetExisting, dictionarySetNew,
+            dictionaryGet, storeSetLiteral, storeSetExisting, storeSetNewParsed, storeSetNew, storeSetTitleParsed,
+            storeSetTitle, storeGetLiteral, storeGet, storeSetWithSubscribers, storeSetWithObserver, transaction100,
+            keyPathParse, keyPathParseDifferent,
         ]
     }
 
     /// Two alternating values, so that every write is a real change.
-    private static let values: [StoreValue] = [.integer(90), .integer(100)]
+    static let values: [StoreValue] = [.integer(90), .integer(100)]
 
-    /// The state the store benchmarks start from: a small cart and a few other top-level keys.
-    private static var cartRoot: [String: StoreValue] {
+    /// Two titles of 60 characters (heap strings, as in the push workload); each pass over the items takes the
+    /// other one, so that every write is a real change.
+    static let titles: [StoreValue] = [
+        .string(String(repeating: "Tea, green, loose leaf, 100 g. ", count: 2)),
+        .string(String(repeating: "Coffee, whole beans, 250 g.... ", count: 2)),
+    ]
+
+    /// How many items the state has: the title rows write `items[i].title` for i in 0..<itemCount in turn.
+    static let itemCount = 100
+
+    /// The state the store benchmarks start from: a small cart, 100 items and a few other top-level keys.
+    static var cartRoot: [String: StoreValue] {
         var root: [String: StoreValue] = [
             "cart": ["total": 90, "currency": "EUR", "items": [["title": "Tea", "price": 4, "qty": 1]]],
             "bulk": .emptyObject,
+            "items": .array((0..<itemCount).map { _ in ["title": titles[0], "price": 4] }),
         ]
         for i in 0..<10 { root["other\(i)"] = .integer(Int64(i)) }
         return root
     }
 
-    private static func newStore() -> KeyValueStore {
+    static func newStore() -> KeyValueStore {
         KeyValueStore(id: StoreID(scope: .app, storage: .memory), root: cartRoot)
     }
 
     private static let totalPath = try! StoreKeyPath(parsing: "cart.total")
+    /// `items[0].title`… as text, the flat keys of the seed store and the strings the store rows parse.
+    static let titleKeys = (0..<itemCount).map { "items[\($0)].title" }
+    private static let titlePaths = titleKeys.map { try! StoreKeyPath(parsing: $0) }
 
     /// New-key benchmarks add at most this many keys to one store or dictionary, then start again from a fresh one
     /// (outside the timing), so that the figure does not depend on how many iterations a round has.
@@ -41,73 +59,56 @@ enum StoreBenchmarks {
 
     /// Runs `iterations` iterations in batches of ``batchSize``, each on a fresh value from `setUp` (not timed),
     /// and returns the summed time of the batches.
-    private static func batched<S>(
-        _ iterations: Int, setUp: () -> S, _ body: (inout S, Range<Int>) -> Void
-    ) -> Duration {
+    static func batched<S>(
+        _ iterations: Int, setUp: () -> S, _ body: (inout S, Range<Int>) throws -> Void
+    ) rethrows -> Duration {
         let clock = ContinuousClock()
         var total = Duration.zero
         var start = 0
         while start < iterations {
             let range = start..<min(start + batchSize, iterations)
             var subject = setUp()
-            total += clock.measure { body(&subject, range) }
+            total += try clock.measure { try body(&subject, range) }
             withExtendedLifetime(subject) {}
             start = range.upperBound
         }
         return total
     }
 
-    // MARK: Peer
+    // MARK: Writes
 
-    static var dictionarySetExisting: Benchmark {
-        Benchmark(baseline) { iterations in
-            var dictionary: [String: StoreValue] = ["total": 90, "currency": "EUR", "count": 1]
-            let key = "total"
-            return ContinuousClock().measure {
-                for i in 0..<iterations {
-                    dictionary[key] = values[i & 1]
-                    blackhole(dictionary)
-                }
-            }
-        }
-    }
-
-    static var dictionarySetNew: Benchmark {
-        Benchmark("dictionary set, new key (peer)") { iterations in
-            let keys = KeyCache.shared.strings(batchSize)
-            return batched(iterations, setUp: { [String: StoreValue]() }) { dictionary, range in
-                for i in range {
-                    dictionary[keys[i - range.lowerBound]] = values[i & 1]
-                    blackhole(dictionary)
-                }
-            }
-        }
-    }
-
-    static var dictionaryGet: Benchmark {
-        Benchmark("dictionary get, existing key (peer)") { iterations in
-            let dictionary: [String: StoreValue] = ["total": 90, "currency": "EUR", "count": 1]
-            // Two keys in turn, so that the optimiser cannot hoist one lookup out of the loop.
-            let keys = ["total", "count"]
-            return ContinuousClock().measure {
-                for i in 0..<iterations { blackhole(dictionary[keys[i & 1]]) }
-            }
-        }
-    }
-
-    // MARK: Store
-
-    static var storeGet: Benchmark {
-        Benchmark("store get cart.total") { iterations in
+    static var storeSetLiteral: Benchmark {
+        Benchmark("store set cart.total, literal") { iterations in
             let store = newStore()
             return ContinuousClock().measure {
-                for _ in 0..<iterations { blackhole(store.get(totalPath)) }
+                // As users write it: the literal is parsed on every call.
+                for i in 0..<iterations { blackhole(store.set("cart.total", values[i & 1])) }
+            }
+        }
+    }
+
+    static var storeSetExisting: Benchmark {
+        Benchmark("store set cart.total, pre-parsed") { iterations in
+            let store = newStore()
+            return ContinuousClock().measure {
+                for i in 0..<iterations { blackhole(store.set(totalPath, values[i & 1])) }
+            }
+        }
+    }
+
+    static var storeSetNewParsed: Benchmark {
+        Benchmark("store set, new key, parsed") { iterations in
+            let keys = KeyCache.shared.strings(batchSize)
+            return try batched(iterations, setUp: newStore) { store, range in
+                for i in range {
+                    blackhole(store.set(try StoreKeyPath(parsing: keys[i - range.lowerBound]), values[i & 1]))
+                }
             }
         }
     }
 
     static var storeSetNew: Benchmark {
-        Benchmark("store set, new key") { iterations in
+        Benchmark("store set, new key, pre-parsed") { iterations in
             let keys = KeyCache.shared.paths(batchSize)
             return batched(iterations, setUp: newStore) { store, range in
                 for i in range { blackhole(store.set(keys[i - range.lowerBound], values[i & 1])) }
@@ -115,14 +116,50 @@ enum StoreBenchmarks {
         }
     }
 
-    static var storeSetExisting: Benchmark {
-        Benchmark("store set, existing key") { iterations in
+    static var storeSetTitleParsed: Benchmark {
+        Benchmark("store set items[i].title, parsed") { iterations in
             let store = newStore()
-            return ContinuousClock().measure {
-                for i in 0..<iterations { blackhole(store.set(totalPath, values[i & 1])) }
+            let keys = titleKeys
+            return try ContinuousClock().measure {
+                for i in 0..<iterations {
+                    let path = try StoreKeyPath(parsing: keys[i % itemCount])
+                    blackhole(store.set(path, titles[(i / itemCount) & 1]))
+                }
             }
         }
     }
+
+    static var storeSetTitle: Benchmark {
+        Benchmark("store set items[i].title, pre-parsed") { iterations in
+            let store = newStore()
+            let paths = titlePaths
+            return ContinuousClock().measure {
+                for i in 0..<iterations { blackhole(store.set(paths[i % itemCount], titles[(i / itemCount) & 1])) }
+            }
+        }
+    }
+
+    // MARK: Reads
+
+    static var storeGetLiteral: Benchmark {
+        Benchmark("store get cart.total, literal") { iterations in
+            let store = newStore()
+            return ContinuousClock().measure {
+                for _ in 0..<iterations { blackhole(store.get("cart.total")) }
+            }
+        }
+    }
+
+    static var storeGet: Benchmark {
+        Benchmark("store get cart.total, pre-parsed") { iterations in
+            let store = newStore()
+            return ContinuousClock().measure {
+                for _ in 0..<iterations { blackhole(store.get(totalPath)) }
+            }
+        }
+    }
+
+    // MARK: Writes that someone hears
 
     static var storeSetWithSubscribers: Benchmark {
         Benchmark("store set, 10 subscribers elsewhere") { iterations in
@@ -179,33 +216,24 @@ enum StoreBenchmarks {
         }
     }
 
+    // MARK: Parsing
+
     static var keyPathParse: Benchmark {
-        Benchmark("key-path parse items[3].title") { iterations in
+        Benchmark("key-path parse items[3].title, repeated") { iterations in
             let texts = ["items[3].title", "items[3].title"]
             return try ContinuousClock().measure {
                 for i in 0..<iterations { blackhole(try StoreKeyPath(parsing: texts[i & 1])) }
             }
         }
     }
-}
 
-/// Fresh keys `k0`, `k1`… (none of them in the starting state) made and parsed once, outside any timing, and reused
-/// by every round.
-final class KeyCache {
-    /// Only the one benchmark thread (the main thread) uses it, which is what makes the unchecked access safe.
-    nonisolated(unsafe) static let shared = KeyCache()
-
-    private var keyStrings: [String] = []
-    private var keyPaths: [StoreKeyPath] = []
-
-    func strings(_ count: Int) -> ArraySlice<String> {
-        while keyStrings.count < count { keyStrings.append("k\(keyStrings.count)") }
-        return keyStrings[..<count]
-    }
-
-    func paths(_ count: Int) -> ArraySlice<StoreKeyPath> {
-        let names = strings(count)
-        while keyPaths.count < count { keyPaths.append(try! StoreKeyPath(parsing: names[keyPaths.count])) }
-        return keyPaths[..<count]
+    static var keyPathParseDifferent: Benchmark {
+        Benchmark("key-path parse, 1,000 different paths") { iterations in
+            // More paths than a thread's cache of parsed paths holds, taken in turn: every parse is a miss.
+            let texts = (0..<1000).map { "items[\($0)].title" }
+            return try ContinuousClock().measure {
+                for i in 0..<iterations { blackhole(try StoreKeyPath(parsing: texts[i % 1000])) }
+            }
+        }
     }
 }

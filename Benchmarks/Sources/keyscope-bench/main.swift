@@ -1,6 +1,6 @@
 import Foundation
 
-// keyscope-bench: the store's costs next to a plain dictionary's, the codec next to Foundation's JSON coders, then
+// keyscope-bench: the store's costs next to the seed store's, the codec next to Foundation's JSON coders, then
 // the inspector's figures (push throughput and latency against a Hummingbird peer, the cost of an inspected set), as
 // tables, and backend storage on Redis (sync latency between two instances, the cost of a set on a Redis-backed
 // store). Each section also writes its figures to `<section>.json` in the results folder (ResultsFile), from which
@@ -16,11 +16,46 @@ FileHandle.standardError.write(Data("warning: this is a debug build; run with -c
 let inspectorParts = Set(InspectorBenchmarks.parts)
 let known = inspectorParts.union(["store", "codec", "inspector", "backend"])
 let asked = Set(CommandLine.arguments.dropFirst())
+let usage = """
+    usage: keyscope-bench [store] [codec] [inspector | push latency set-cost] [backend]  (no argument: all)
+           keyscope-bench profile ROW ITERATIONS
+      store      store reads and writes beside the seed store (a dictionary behind a DispatchQueue) and a dictionary
+      codec      the codecs beside Foundation's JSONEncoder and JSONDecoder
+      push       inspector push throughput beside a hummingbird-websocket server
+      latency    set → parsed at the client, beside the same peer
+      set-cost   an inspected set ÷ a bare one
+      backend    Redis-backed stores: sync latency between two instances, a set's cost ÷ a memory store's (starts a
+                 redis-server of its own)
+      profile    runs one row of the store part once, ITERATIONS times, untimed: for a profiler. valgrind 3.19 cannot
+                 read this binary's debug info, so strip it first (the symbols stay):
+                   objcopy --strip-debug .build/release/keyscope-bench /tmp/kb
+                   valgrind --tool=callgrind /tmp/kb profile "store set cart.total, literal" 12000
+                 Run it at two sizes and divide the difference by the difference of the sizes: setup cancels out.
+    Build and run in release: swift run -c release keyscope-bench store (from Benchmarks/). Figures go to
+    $KEYSCOPE_BENCH_RESULTS (else .build-bench/results/ in the checkout), one <part>.json per part.
+
+    """
+if !asked.isDisjoint(with: ["--help", "-h", "help"]) {
+    print(usage, terminator: "")
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "profile" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    let rows = StoreBenchmarks.all
+    guard arguments.count == 2, let iterations = Int(arguments[1]), iterations > 0,
+        let row = rows.first(where: { $0.name == arguments[0] })
+    else {
+        FileHandle.standardError.write(
+            Data(
+                ("usage: keyscope-bench profile ROW ITERATIONS, ROW one of:\n"
+                    + rows.map { "  \($0.name)\n" }.joined()).utf8))
+        exit(64)
+    }
+    _ = try row.body(iterations)
+    exit(0)
+}
 guard asked.isSubset(of: known) else {
-    FileHandle.standardError.write(
-        Data(
-            "usage: keyscope-bench [store] [codec] [inspector | push latency set-cost] [backend]  (no argument: all)\n"
-                .utf8))
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(64)
 }
 var sections = asked.isEmpty ? known : asked
@@ -50,8 +85,13 @@ if sections.contains("store") {
     print(Report.notes(rounds: harness.rounds, results: results, elapsed: elapsed))
     print(
         """
-        New-key rows add keys k0…k\(StoreBenchmarks.batchSize - 1) to a fresh dictionary or store (a small cart and \
-        12 top-level keys), then start over; the other store rows write cart.total, alternating 90 and 100.
+        The peer is the seed store: a [String: StoreValue] behind a serial DispatchQueue.sync, an OpenCombine \
+        (Combine) subject send per change, the key path as a flat string key. "literal" rows write \
+        store.set("cart.total", …) as users do, the literal parsed on every call; "parsed" rows parse a String \
+        each call; "pre-parsed" rows reuse a StoreKeyPath. New-key rows add keys k0…k\(StoreBenchmarks.batchSize - 1) \
+        to a fresh store (a small cart, 100 items and 12 other top-level keys), then start over; items[i].title rows \
+        take i = 0…99 in turn, each pass writing the other of two 60-character titles; the other writes set \
+        cart.total, alternating 90 and 100.
         """)
     save(
         ResultsFile(

@@ -1,39 +1,75 @@
 extension StoreValue {
     /// Applies `operation` to this root object in place and returns the patch it records (`nil` for a no-op remove).
-    /// On error nothing is changed.
-    mutating func apply(_ operation: StoreOperation) throws(StoreError) -> StorePatch? {
+    /// On error nothing is changed. (`borrowing`: the path and value are used where they are, not copied out of the
+    /// operation, which cost a write two reference counts.)
+    mutating func apply(_ operation: borrowing StoreOperation) throws(StoreError) -> StorePatch? {
         // The limits first (StoreLimits), so that nothing deeper than the walks below were sized for is built.
         switch operation {
         case .set(let path, let value):
-            let path = try path.validated()
+            try path.validate()
             try Self.checkDepth(of: value, at: path)
             return try applySet(path, value, createIntermediates: true)
         case .insert(let path, let value):
-            let path = try path.validated()
+            try path.validate()
             try Self.checkDepth(of: value, at: path)
             return try applyInsert(path, value)
         case .remove(let path):
-            return try applyRemove(try path.validated())
+            try path.validate()
+            return try applyRemove(path)
         case .merge(let path, let members):
-            let path = try path.validated()
+            try path.validate()
             try Self.checkDepth(of: .object(members), at: path)
             return try applyMerge(path, members, createIntermediates: true)
+        }
+    }
+
+    /// Applies `operation` like ``apply(_:)`` without recording its patch, for a write nobody hears of: whether it
+    /// changed anything (`false` only for a remove of nothing). A set, the common write, then makes no patch at
+    /// all; the other operations make theirs and drop it.
+    mutating func applyUnrecorded(_ operation: borrowing StoreOperation) throws(StoreError) -> Bool {
+        switch operation {
+        case .set(let path, let value):
+            try path.validate()
+            try Self.checkDepth(of: value, at: path)
+            _ = try setValue(path, value, createIntermediates: true)
+            return true
+        default:
+            return try apply(copy operation) != nil
         }
     }
 
     mutating func applySet(_ path: StoreKeyPath, _ value: StoreValue, createIntermediates: Bool)
         throws(StoreError) -> StorePatch
     {
+        switch try setValue(path, value, createIntermediates: createIntermediates) {
+        case .replaced(let old): StorePatch(op: .set, keyPath: path, oldValue: old, newValue: value)
+        case .created(let patch): patch
+        }
+    }
+
+    /// What a set did to the tree: replaced what was at its path (`nil` when nothing was), or created a missing
+    /// parent on the way, recorded as a set of that parent.
+    enum SetOutcome {
+        case replaced(StoreValue?)
+        case created(StorePatch)
+    }
+
+    /// A set without its patch: ``applySet(_:_:createIntermediates:)`` writes the patch from this, and a write that
+    /// nobody hears of (see `KeyValueStore.applyOne`) skips it.
+    mutating func setValue(_ path: StoreKeyPath, _ value: StoreValue, createIntermediates: Bool)
+        throws(StoreError) -> SetOutcome
+    {
         guard let last = path.last else {
             guard case .object = value else { throw .typeMismatch("the root must be an object", at: path) }
             let old = self
             self = value
-            return StorePatch(op: .set, keyPath: path, oldValue: old, newValue: value)
+            return .replaced(old)
         }
         return try TreeWalk.modify(
-            &self, path.segments.dropLast(), path,
+            &self, path, to: path.segments.count - 1,
             missing: { container, depth throws(StoreError) in
-                try Self.create(in: &container, at: depth, of: path, value: value, allowed: createIntermediates)
+                .created(
+                    try Self.create(in: &container, at: depth, of: path, value: value, allowed: createIntermediates))
             },
             { parent throws(StoreError) in
                 let depth = path.segments.count - 1
@@ -45,7 +81,7 @@ extension StoreValue {
                     parent = .null
                     let old = members.updateValue(value, forKey: key)
                     parent = .object(members)
-                    return StorePatch(op: .set, keyPath: path, oldValue: old, newValue: value)
+                    return .replaced(old)
                 case .index(let index):
                     guard case .array(var elements) = parent else {
                         throw TreeWalk.mismatch(parent, wanted: "an array", for: "an index", at: path, depth: depth)
@@ -55,11 +91,11 @@ extension StoreValue {
                     defer { parent = .array(elements) }
                     if index == elements.count {
                         elements.append(value)
-                        return StorePatch(op: .set, keyPath: path, newValue: value)
+                        return .replaced(nil)
                     }
                     let old = elements[index]
                     elements[index] = value
-                    return StorePatch(op: .set, keyPath: path, oldValue: old, newValue: value)
+                    return .replaced(old)
                 }
             })
     }
@@ -69,7 +105,7 @@ extension StoreValue {
             throw .badRequest("insert needs a path that ends in an index, like items[0]", at: path)
         }
         return try TreeWalk.modify(
-            &self, path.segments.dropLast(), path,
+            &self, path, to: path.segments.count - 1,
             missing: { _, depth throws(StoreError) in throw Self.nothingAt(path, depth, wanted: "an array") },
             { parent throws(StoreError) in
                 guard case .array(var elements) = parent else {
@@ -88,7 +124,7 @@ extension StoreValue {
     mutating func applyRemove(_ path: StoreKeyPath) throws(StoreError) -> StorePatch? {
         guard let last = path.last else { throw .badRequest("the root cannot be removed; set it to {} instead") }
         return try TreeWalk.modify(
-            &self, path.segments.dropLast(), path,
+            &self, path, to: path.segments.count - 1,
             missing: { _, _ in nil },
             { parent throws(StoreError) in
                 let depth = path.segments.count - 1
@@ -134,7 +170,7 @@ extension StoreValue {
             return StorePatch(op: .merge, keyPath: path, oldValue: .object(old), newValue: .object(members))
         }
         return try TreeWalk.modify(
-            &self, path.segments[...], path,
+            &self, path, to: path.segments.count,
             missing: { container, depth throws(StoreError) in
                 try Self.create(
                     in: &container, at: depth, of: path, value: .object(members),

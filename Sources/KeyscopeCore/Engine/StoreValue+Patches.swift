@@ -9,7 +9,8 @@ extension StoreValue {
 
     /// ``apply(patch:)`` step by step: the reference for ``applyIfFitting(_:)``, and where every error comes from.
     mutating func applyGenerally(_ patch: StorePatch) throws(StoreError) {
-        let path = try patch.keyPath.validated()
+        let path = patch.keyPath
+        try path.validate()
         if let new = patch.newValue { try Self.checkDepth(of: new, at: path) }
         switch patch.op {
         case .set:

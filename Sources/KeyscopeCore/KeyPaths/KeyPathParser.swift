@@ -5,6 +5,19 @@
 /// `\ud800` without a low surrogate at the scalar where `\` was needed. A parser in any language can agree on it.
 enum KeyPathParser {
     static func parse(_ text: String) throws(KeyPathParseError) -> [StoreKeyPath.Segment] {
+        try KeyPathCache.segments(of: text, parse: parseUncached)
+    }
+
+    static func parseUncached(_ text: String) throws(KeyPathParseError) -> [StoreKeyPath.Segment] {
+        // Nearly every path a program writes is ASCII names and indexes: those are read straight from the bytes
+        // (KeyPathParser+ASCII.swift). Anything else, errors included, takes the scalar parser below, which alone
+        // decides what is valid and where an error is.
+        if let segments = parseASCII(text) { return segments }
+        return try parseScalars(text)
+    }
+
+    /// The whole grammar, scalar by scalar.
+    static func parseScalars(_ text: String) throws(KeyPathParseError) -> [StoreKeyPath.Segment] {
         let scalars = Array(text.unicodeScalars)
         var position = 0
         var segments: [StoreKeyPath.Segment] = []

@@ -1,10 +1,12 @@
 /// A parsed key path such as `cart.total`, `items[0].title` or `prefs["com.app.theme"]` (docs/store.md "Key paths").
 ///
-/// Parse once and keep the value: every store operation takes the parsed form, so repeated use costs nothing.
+/// Every store operation takes the parsed form. A literal is parsed each time the code runs, but each thread keeps the
+/// paths it parsed last (KeyPathCache), so writing the same literal again costs a short lookup; a path kept as a value
+/// costs nothing at all.
 /// ```swift
 /// let total = try StoreKeyPath(parsing: "cart.total")
 /// store.set(total, 100)
-/// store.set("cart.note", "hi")     // a literal is parsed once, where it is written
+/// store.set("cart.note", "hi")     // the literal is parsed (or found in this thread's cache) on every call
 /// ```
 /// A literal that does not parse never traps: the path remembers its error, and any operation using it is refused
 /// with ``StoreError/badPath(_:)`` (thrown, or reported through the logger by the non-throwing forms).
@@ -19,8 +21,13 @@ public struct StoreKeyPath: Sendable, Hashable {
 
     /// The steps from the root; empty for the root itself.
     public let segments: [Segment]
+    /// The error of a literal that failed to parse, boxed: a path is copied into every operation and patch, and an
+    /// optional error held inline (two strings and a column) made each copy and release several times dearer
+    /// than the one reference of the box.
+    private let invalid: InvalidPath?
+
     /// Set only for a literal that failed to parse; such a path is never used for an operation.
-    public let parseError: KeyPathParseError?
+    public var parseError: KeyPathParseError? { invalid?.error }
 
     /// The root path `""`.
     public static let root = StoreKeyPath(segments: [])
@@ -28,18 +35,27 @@ public struct StoreKeyPath: Sendable, Hashable {
     /// A path from already validated segments.
     public init(segments: [Segment]) {
         self.segments = segments
-        self.parseError = nil
+        self.invalid = nil
     }
 
     /// Parses `text`, throwing an error that names the 1-based column where parsing failed.
     public init(parsing text: String) throws(KeyPathParseError) {
         self.segments = try KeyPathParser.parse(text)
-        self.parseError = nil
+        self.invalid = nil
     }
 
     private init(invalid error: KeyPathParseError) {
         self.segments = []
-        self.parseError = error
+        self.invalid = InvalidPath(error: error)
+    }
+
+    public static func == (lhs: StoreKeyPath, rhs: StoreKeyPath) -> Bool {
+        lhs.segments == rhs.segments && lhs.parseError == rhs.parseError
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(segments)
+        hasher.combine(parseError)
     }
 
     /// Whether this is the root path.
@@ -72,9 +88,9 @@ public struct StoreKeyPath: Sendable, Hashable {
         isPrefix(of: other) || other.isPrefix(of: self)
     }
 
-    /// The parsed path, or the error that says why it is unusable.
-    /// Also refuses a path longer than ``StoreLimits/maxPathSegments`` (`bad_path`), naming only its start.
-    func validated() throws(StoreError) -> StoreKeyPath {
+    /// Throws the error that says why the path is unusable: it did not parse, or it is longer than
+    /// ``StoreLimits/maxPathSegments`` (`bad_path`, naming only its start).
+    func validate() throws(StoreError) {
         if let parseError { throw .badPath(parseError) }
         guard segments.count <= StoreLimits.maxPathSegments else {
             throw StoreError(
@@ -83,7 +99,6 @@ public struct StoreKeyPath: Sendable, Hashable {
                     + "\(StoreLimits.maxPathSegments)",
                 keyPath: nil)
         }
-        return self
     }
 }
 
@@ -120,6 +135,13 @@ extension StoreKeyPath: Comparable {
         }
         return lhs.segments.count < rhs.segments.count
     }
+}
+
+/// The box of an unparsable literal's error (see ``StoreKeyPath/parseError``).
+private final class InvalidPath: Sendable {
+    let error: KeyPathParseError
+
+    init(error: KeyPathParseError) { self.error = error }
 }
 
 /// Why a key path did not parse, with the 1-based column (in Unicode scalars) where parsing failed.

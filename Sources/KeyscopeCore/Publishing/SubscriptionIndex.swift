@@ -31,7 +31,7 @@ struct SubscriptionIndex {
 
     /// The values to deliver after `patches` made `root`: one item per subscription whose values really changed.
     /// Updates each subscription's last values (called under the store lock, so in mutation order).
-    func changedValues(for patches: [StorePatch], in root: StoreValue) -> [DeliveryQueue.Item] {
+    func changedValues(for patches: some Collection<StorePatch>, in root: StoreValue) -> [DeliveryQueue.Item] {
         guard !entries.isEmpty else { return [] }
         var candidates = rootListeners
         for patch in patches {

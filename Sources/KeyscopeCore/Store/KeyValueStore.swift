@@ -22,6 +22,10 @@ public final class KeyValueStore: Store {
         var subscriptions = SubscriptionIndex()
         /// The live backend syncing this store (see ``LiveBackendAdapter``): told of each local change.
         var backendSync: (any BackendSync)?
+
+        /// Whether anyone besides its writer hears of a change: an observer (through the registry), the live
+        /// backend, or a subscription.
+        var isHeard: Bool { registry != nil || backendSync != nil || !subscriptions.isEmpty }
     }
 
     let state: Mutex<State>
@@ -36,6 +40,8 @@ public final class KeyValueStore: Store {
     let reservedRootKeys: Set<String>
     /// Accepts or refuses each change before it is committed (see ``StoreCommitGate``).
     let gate: (any StoreCommitGate)?
+    /// `gate != nil`, kept apart: every write asks, and a copy of the optional existential costs more than the test.
+    let isGated: Bool
 
     /// A store with `root` as its state (an object) at `version`.
     public convenience init(id: StoreID, version: SemanticVersion = .initial, root: [String: StoreValue] = [:]) {
@@ -56,6 +62,7 @@ public final class KeyValueStore: Store {
     ) {
         self.id = id
         self.gate = gate
+        self.isGated = gate != nil
         self.state = Mutex(State(root: root, version: version))
         self.versionBox = Mutex(version)
         self.persistence = persistence.map { PersistenceWriter(storeID: id, driver: $0) }
@@ -92,43 +99,11 @@ public final class KeyValueStore: Store {
         state.withLock { ($0.root, $0.version) }
     }
 
-    @discardableResult
-    public func apply(_ operations: [StoreOperation], transactionID: UUID?) throws(StoreError) -> StoreChange? {
-        if !reservedRootKeys.isEmpty {
-            for operation in operations { try operation.checkReserved(reservedRootKeys, in: id) }
-        }
-        do {
-            return try mutate(transactionID: transactionID) { state throws(StoreError) in
-                if operations.count == 1 {
-                    return try state.root.apply(operations[0]).map { [$0] } ?? []
-                }
-                return try PatchRecorder.applyAll(operations, to: &state.root)
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(code: .badRequest, message: "\(error)")
-        }
-    }
-
-    @discardableResult
-    public func transaction<R>(_ body: (StoreTransaction) throws -> R) throws -> R {
-        var result: R?
-        _ = try mutate(transactionID: UUID.transactionID()) { state in
-            let transaction = StoreTransaction(root: state.root, storeID: id, reservedRootKeys: reservedRootKeys)
-            defer { transaction.close() }
-            result = try body(transaction)
-            state.root = transaction.root
-            return transaction.recorder.patches
-        }
-        return result!
-    }
-
     /// Runs `body` under the state lock with this thread marked as the holder: every section that calls out to
     /// observers or user code goes through here.
-    func exclusive<R>(_ body: (inout State) throws -> R) throws -> R {
+    func exclusive<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
         let me = currentThreadID()
-        return try state.withLock { state in
+        return try state.withLock { state throws(E) in
             holder.store(me, ordering: .releasing)
             defer { holder.store(0, ordering: .releasing) }
             return try body(&state)
@@ -136,52 +111,11 @@ public final class KeyValueStore: Store {
     }
 
     func exclusiveNoThrow<R>(_ body: (inout State) -> R) -> R {
-        // `exclusive` only rethrows what `body` throws, and this body throws nothing.
-        try! exclusive(body)
+        exclusive(body)
     }
 
     /// Whether the calling thread is inside `exclusive` (an observer or a transaction body calling back).
     var isReentrant: Bool { holder.load(ordering: .acquiring) == currentThreadID() }
-
-    /// Takes the write lock, runs `body`, and announces the change: queues subscriber values, calls observers
-    /// (in mutation order, under the lock), marks the data for saving; then delivers values outside the lock.
-    private func mutate(
-        transactionID: UUID?, origin: String? = nil, _ body: (inout State) throws -> [StorePatch]
-    ) throws -> StoreChange? {
-        guard !isReentrant else {
-            throw StoreError(
-                code: .reentrant,
-                message: "a write to \(id) from inside its own transaction or observer; write through the "
-                    + "transaction's `tx`, or after the observer returns")
-        }
-        let change = try exclusive { state throws -> StoreChange? in
-            guard !state.removed else {
-                throw StoreError(code: .storeRemoved, message: "store \(id) was removed; ask the factory again")
-            }
-            // Only gated stores pay for keeping the state before (a reference, not a copy).
-            let before: StoreValue? = gate == nil ? nil : state.root
-            let patches = try body(&state)
-            guard !patches.isEmpty else { return nil }
-            // A change from another instance with several patches is one transaction, as it was made there.
-            let transactionID = transactionID ?? (origin != nil && patches.count > 1 ? UUID.transactionID() : nil)
-            let change = StoreChange(storeID: id, patches: patches, transactionID: transactionID, origin: origin)
-            if let gate, let before {
-                do throws(StoreError) {
-                    try gate.willCommit(change, before: before, after: state.root)
-                } catch {
-                    state.root = before
-                    throw error
-                }
-            }
-            deliveriesQueue.enqueue(state.subscriptions.changedValues(for: patches, in: state.root))
-            state.registry?.emit(.changed(change))
-            if origin == nil { state.backendSync?.localChange(change, root: state.root) }
-            return change
-        }
-        deliveriesQueue.drain()
-        if change != nil { persistence?.markDirty() }
-        return change
-    }
 
     /// False (and logged) when called on the thread that is inside this store's write lock.
     func notReentrant(_ what: String) -> Bool {
@@ -256,13 +190,6 @@ public final class KeyValueStore: Store {
         state.withLock { $0.backendSync = sync }
     }
 
-    /// Applies the operations `build` returns for the current root as one change from `origin` (see
-    /// ``BackendLink/applyRemote(origin:_:)``).
-    func applyRemote(origin: String, _ build: (StoreValue) -> [StoreOperation]) throws -> StoreChange? {
-        try mutate(transactionID: nil, origin: origin) { state throws(StoreError) in
-            try PatchRecorder.applyAll(build(state.root), to: &state.root)
-        }
-    }
 }
 
 /// An id for the calling thread, for reentrancy checks.

@@ -27,6 +27,13 @@ public protocol Store: AnyObject, Sendable {
     /// returns it; `nil` when nothing changed (removing a missing path). Throws and changes nothing on any error.
     @discardableResult
     func apply(_ operations: [StoreOperation], transactionID: UUID?) throws(StoreError) -> StoreChange?
+    /// Applies one operation as one change; see ``apply(_:transactionID:)``.
+    @discardableResult
+    func apply(_ operation: StoreOperation) throws(StoreError) -> StoreChange?
+    /// Applies one operation as one change, like ``apply(_:)``, for a caller that does not need the change back:
+    /// the non-throwing writes (``set(_:_:)`` and its siblings) go through it. A store that nobody observes can
+    /// then skip building the change.
+    func write(_ operation: StoreOperation) throws(StoreError)
     /// Runs `body` with exclusive access; its writes become one change with a fresh transaction id, or nothing if
     /// `body` throws. Write through `tx`, not through the store, inside the body.
     @discardableResult
@@ -50,6 +57,10 @@ extension Store {
     @discardableResult
     public func apply(_ operation: StoreOperation) throws(StoreError) -> StoreChange? {
         try apply([operation], transactionID: nil)
+    }
+
+    public func write(_ operation: StoreOperation) throws(StoreError) {
+        _ = try apply(operation)
     }
 
     /// Applies several operations all or nothing, as one transaction.
@@ -94,7 +105,7 @@ extension Store {
 
     private func report(_ operation: StoreOperation) -> Bool {
         do {
-            try apply([operation], transactionID: nil)
+            try write(operation)
             return true
         } catch {
             KeyscopeLog.store.error(
