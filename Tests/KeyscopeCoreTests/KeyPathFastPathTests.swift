@@ -9,7 +9,7 @@ import Testing
 @testable import KeyscopeCore
 
 /// The key-path parser's ASCII fast path and the per-thread cache of parsed paths: both must give exactly what the
-/// scalar parser gives (VALUES.md "Key paths"), segments and errors alike.
+/// scalar parser gives (docs/store.md "Key paths"), segments and errors alike.
 @Suite("Key-path fast path and cache")
 struct KeyPathFastPathTests {
     /// Short texts over the bytes the grammar turns on (names, dots, brackets, digits, quotes, escapes, a space, a
