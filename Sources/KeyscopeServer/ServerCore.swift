@@ -28,6 +28,8 @@ final class ServerCore: @unchecked Sendable {
 
     // Service thread only.
     var sessions: [OpaquePointer: WebSocketSession] = [:]
+    /// Clients not read for the rest of this turn of the service loop (see ``HeldReads``).
+    var heldReads = HeldReads()
     /// The conformance echo's connections (``ServerOptions/conformanceEcho``), and the protocol name lws reads
     /// (set by the service thread for the context's life).
     var echoSessions: [OpaquePointer: EchoSession] = [:]

@@ -102,6 +102,7 @@ final class ServiceThread: Sendable {
         while !core.finished && !core.forced {
             _ = lws_service(context, 0)
             core.requestLines.settleNewHolds()
+            core.releaseHeldReads()
         }
         core.waker.context.withLock { $0 = nil }
         lws_context_destroy(context)
