@@ -252,6 +252,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         logLevel.bootstrapLogging()
         if echo { return try await runEcho() }
+        MallocArenas.limit(to: MallocArenas.serveLimit)
         var options = baseServerOptions()
         options.token = TokenOption.given(token)
         options.readOnly = readOnly
