@@ -61,6 +61,7 @@ test-swift: deps ## Only the Swift tests
 
 test-e2e: deps ## Only the end-to-end tests (Tests/e2e: Python clients and headless Chromium against the server)
 	$(SWIFT) build --product keyscope
+	$(SWIFT) build --product KeyscopeConformanceEcho
 	bash scripts/e2e-venv.sh
 	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" .venv-e2e/bin/python -m pytest Tests/e2e -q
 
@@ -81,12 +82,12 @@ example: deps ## Build and test Examples/shop-service (a Hummingbird service emb
 	python3 Examples/shop-service/scripts/check_release.py \
 		"$$($(SWIFT) build --package-path Examples/shop-service -c release --show-bin-path)/shop-service"
 
-# autobahn.py starts the echo with its default --max-message 20MiB (the 9.* cases send up to 16 MiB); it is set
+# autobahn.py starts the echo with its default --max-message of 20 MiB (the 9.* cases send up to 16 MiB); it is set
 # there only, so a direct run of the script behaves like this target.
-conformance: deps ## The Autobahn WebSocket suite (kosoku) against `keyscope serve --echo`; report in conformance-report/
-	$(SWIFT) build --product keyscope
+conformance: deps ## The Autobahn WebSocket suite (kosoku) against KeyscopeConformanceEcho; report in conformance-report/
+	$(SWIFT) build --product KeyscopeConformanceEcho
 	bash scripts/e2e-venv.sh
-	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" \
+	KEYSCOPE_ECHO_BIN="$$($(SWIFT) build --show-bin-path)/KeyscopeConformanceEcho" \
 		.venv-e2e/bin/python Tests/conformance/autobahn.py --report conformance-report
 
 # The issues' full figures (about 10 minutes), against the release build as the figures are; LOAD_* variables make a

@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "KeyscopeCore", targets: ["KeyscopeCore"]),
         .library(name: "KeyscopeTesting", targets: ["KeyscopeTesting"]),
+        .library(name: "KeyscopeProtocol", targets: ["KeyscopeProtocol"]),
         .library(name: "KeyscopeInspector", targets: ["KeyscopeInspector", "KeyscopeServer"]),
         .library(name: "KeyscopeServiceLifecycle", targets: ["KeyscopeServiceLifecycle"]),
         .library(name: "KeyscopeClient", targets: ["KeyscopeClient"]),
@@ -61,24 +62,42 @@ let package = Package(
             dependencies: ["KeyscopeCore", "CJansson"],
             swiftSettings: strictSettings
         ),
+        // The inspector's wire contract, shared by hub, server, client and CLI: protocol constants and route paths,
+        // error codes (HubError), the path forms of /tune and /api/preferences, server records and the state folder.
+        .target(
+            name: "KeyscopeProtocol",
+            dependencies: ["KeyscopeCore"],
+            swiftSettings: strictSettings
+        ),
         // The inspector hub: global sequence numbers, the bounded change log, client cursors, snapshots.
         .target(
             name: "KeyscopeInspector",
-            dependencies: ["KeyscopeCore", "KeyscopeCodec", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeProtocol", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
-        // libwebsockets, wrapped by KeyscopeServer and KeyscopeClient only.
+        // libwebsockets, used by the lws layer only: KeyscopeLws, and on it KeyscopeServer, KeyscopeClient and the
+        // conformance echo.
         .systemLibrary(
             name: "CLibWebSockets",
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        // What server, client and conformance echo share of libwebsockets (internal: `package` access, no product):
+        // contexts and the service thread, lws's logging, message reassembly and sending, closes, HTTP requests and
+        // answers, and the checks every listener makes before an upgrade (Host, Origin, extension offers).
+        .target(
+            name: "KeyscopeLws",
+            dependencies: ["KeyscopeCore", "CLibWebSockets", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         // The inspector's HTTP + WebSocket server (libwebsockets): static dashboard, /ws, /api/*, security rules.
         .target(
             name: "KeyscopeServer",
             dependencies: [
-                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "CLibWebSockets",
-                .product(name: "Logging", package: "swift-log"),
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeLws",
+                "CLibWebSockets", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -86,7 +105,7 @@ let package = Package(
         .target(
             name: "KeyscopeServiceLifecycle",
             dependencies: [
-                "KeyscopeCore", "KeyscopeInspector", "KeyscopeServer",
+                "KeyscopeCore", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeServer",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -118,12 +137,13 @@ let package = Package(
         .target(
             name: "KeyscopePreferences",
             dependencies: [
-                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeSecrets", openCombine,
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeSecrets",
+                openCombine,
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
-        // Record and replay (LOG-FORMAT.md): a streaming reader, replay into states and stores, digests, the recorder
+        // Record and replay (docs/recording.md): a streaming reader, replay into states and stores, digests, the recorder
         // that writes a hub's log to a file (RecordingsEndpoint), muting.
         .target(
             name: "KeyscopeRecording",
@@ -155,7 +175,7 @@ let package = Package(
         // A WebSocket client of the inspector protocol (libwebsockets), for the `keyscope` CLI's client commands.
         .target(
             name: "KeyscopeClient",
-            dependencies: ["KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "CLibWebSockets"],
+            dependencies: ["KeyscopeCore", "KeyscopeCodec", "KeyscopeProtocol", "KeyscopeLws", "CLibWebSockets"],
             swiftSettings: strictSettings
         ),
         // Generators of random StoreValues, key paths and JSON spellings for this package's property tests.
@@ -175,7 +195,7 @@ let package = Package(
             dependencies: [
                 "KeyscopeCore",
                 "KeyscopeCodec",
-                "KeyscopeInspector",
+                "KeyscopeInspector", "KeyscopeProtocol",
                 "KeyscopeServer",
                 "KeyscopeClient",
                 "KeyscopeTunables",
@@ -193,8 +213,21 @@ let package = Package(
         .executableTarget(
             name: "KeyscopeFixtureMaker",
             dependencies: [
-                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeServer", "KeyscopePreferences",
-                "KeyscopeSecrets",
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeServer",
+                "KeyscopePreferences",
+                "KeyscopeSecrets", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The WebSocket echo the Autobahn suite runs against (`make conformance`, docs/conformance.md): the
+        // inspector's lws layer with an echo instead of the hub. A test tool, not a product: the shipped server has
+        // no echo mode.
+        .executableTarget(
+            name: "KeyscopeConformanceEcho",
+            dependencies: [
+                "KeyscopeLws", "CLibWebSockets",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -209,7 +242,8 @@ let package = Package(
         .executableTarget(
             name: "KeyscopeHostProbe",
             dependencies: [
-                "KeyscopeCore", "KeyscopeInspector", "KeyscopeServer", "KeyscopeTunables", "KeyscopeRecording",
+                "KeyscopeCore", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeServer", "KeyscopeTunables",
+                "KeyscopeRecording",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -237,14 +271,30 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyscopeInspectorTests",
-            dependencies: ["KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting"],
+            dependencies: [
+                "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeLwsTests",
+            dependencies: ["KeyscopeLws"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeConformanceEchoTests",
+            dependencies: [
+                "KeyscopeConformanceEcho", "KeyscopeClient", "KeyscopeLws",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "KeyscopeServerTests",
             dependencies: [
-                "KeyscopeServer", "KeyscopeServiceLifecycle", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore",
-                "KeyscopeClient",
+                "KeyscopeServer", "KeyscopeServiceLifecycle", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCodec",
+                "KeyscopeCore",
+                "KeyscopeClient", "KeyscopeTunables", "KeyscopePreferences", "KeyscopeRecording",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -254,7 +304,7 @@ let package = Package(
         .testTarget(
             name: "KeyscopeTunablesTests",
             dependencies: [
-                "KeyscopeTunables", "KeyscopeInspector", "KeyscopeCore",
+                "KeyscopeTunables", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
@@ -268,7 +318,8 @@ let package = Package(
         .testTarget(
             name: "KeyscopePreferencesTests",
             dependencies: [
-                "KeyscopePreferences", "KeyscopeSecrets", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore",
+                "KeyscopePreferences", "KeyscopeSecrets", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCodec",
+                "KeyscopeCore",
                 "KeyscopeTestChild",
                 openCombine,
                 .product(name: "Logging", package: "swift-log"),
@@ -279,7 +330,8 @@ let package = Package(
         .testTarget(
             name: "KeyscopeRecordingTests",
             dependencies: [
-                "KeyscopeRecording", "KeyscopeInspector", "KeyscopeCodec", "KeyscopeCore", "KeyscopeTesting",
+                "KeyscopeRecording", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCodec", "KeyscopeCore",
+                "KeyscopeTesting",
             ],
             swiftSettings: strictSettings
         ),
@@ -300,13 +352,13 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyscopeClientTests",
-            dependencies: ["KeyscopeClient", "KeyscopeInspector", "KeyscopeCore"],
+            dependencies: ["KeyscopeClient", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "KeyscopeCLITests",
             dependencies: [
-                "keyscope", "KeyscopeClient", "KeyscopeCodec", "KeyscopeCore", "KeyscopeInspector",
+                "keyscope", "KeyscopeClient", "KeyscopeCodec", "KeyscopeCore", "KeyscopeInspector", "KeyscopeProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -315,7 +367,8 @@ let package = Package(
             name: "KeyscopeProcessTests",
             dependencies: [
                 "KeyscopeCore", "KeyscopeTesting", "KeyscopeTestChild", "keyscope", "KeyscopeInspector",
-                "KeyscopeServer",
+                "KeyscopeProtocol",
+                "KeyscopeServer", "KeyscopeTunables",
             ],
             swiftSettings: strictSettings
         ),

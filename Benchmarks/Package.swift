@@ -3,7 +3,7 @@ import PackageDescription
 
 // The benchmarks live in their own package so that nothing they need (Hummingbird, the peer server) ever enters
 // the main build. Run them with `swift run -c release keyscope-bench` from this directory (or `make bench` from the
-// root); `keyscope-bench store`, `codec` or `inspector` (`push`, `latency`, `set-cost`) runs one section.
+// root); `keyscope-bench store`, `codec`, `inspector` (`push`, `latency`, `set-cost`) or `backend` runs one section.
 
 /// The same upcoming-feature flags as the main package's targets.
 let strictSettings: [SwiftSetting] = [
@@ -40,6 +40,9 @@ let package = Package(
                 .product(name: "KeyscopeCore", package: "Keyscope"),
                 // Also brings KeyscopeCodec, which its public API exposes: the codec section benchmarks it.
                 .product(name: "KeyscopeInspector", package: "Keyscope"),
+                // The backend section: RedisBackend, and RedisTestServer to start a redis-server of its own.
+                .product(name: "KeyscopeRedis", package: "Keyscope"),
+                .product(name: "KeyscopeTesting", package: "Keyscope"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

@@ -28,6 +28,7 @@ PARTS = {
     "push": f"{SWIFT_PART} push",
     "latency": f"{SWIFT_PART} latency",
     "set-cost": f"{SWIFT_PART} set-cost",
+    "backend": f"{SWIFT_PART} backend",
     "dashboard": "make bench-browser",
     "tunables": "make bench-tunables",
     "recording": "make bench-recording",

@@ -51,6 +51,8 @@ let package = Package(
             dependencies: [
                 "FuzzSupport", .product(name: "KeyscopeCore", package: "Keyscope"),
                 .product(name: "KeyscopeInspector", package: "Keyscope"),
+                .product(name: "KeyscopeTunables", package: "Keyscope"),
+                .product(name: "KeyscopePreferences", package: "Keyscope"),
             ],
             swiftSettings: strictSettings
         ),

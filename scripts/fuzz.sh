@@ -16,7 +16,7 @@ shift
 bin=.build-fuzz/release
 failed=()
 
-# The dictionary of each target: JSON and VALUES.md tokens for what reads JSON, the key-path syntax, the protocol.
+# The dictionary of each target: JSON and StoreValue tokens for what reads JSON, the key-path syntax, the protocol.
 dictionary() {
     case "$1" in
         keypath) echo fixtures/fuzz/keypath.dict ;;

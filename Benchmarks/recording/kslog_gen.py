@@ -1,4 +1,4 @@
-"""The recording the replay benchmarks read: a seeded, realistic `.kslog` (LOG-FORMAT.md) of N events, made once
+"""The recording the replay benchmarks read: a seeded, realistic `.kslog` (docs/recording.md) of N events, made once
 per size into a cache folder and shared by `Benchmarks/recording/recording_bench.py` (the CLI) and
 `Benchmarks/browser/replay_bench.py` (the dashboard's time travel), so both measure the same file.
 
@@ -33,7 +33,7 @@ def dumps(value) -> str:
 
 
 def generate(path: Path, events: int, seed: int = 1) -> None:
-    """Writes a recording of `events` events (LOG-FORMAT.md) to `path`, every patch true to the state."""
+    """Writes a recording of `events` events (docs/recording.md) to `path`, every patch true to the state."""
     rnd = random.Random(seed)
     catalog = {f"SKU-{i:04d}": {"title": f"Product {i}", "price": round(1 + (i * 7.31) % 200, 2), "stock": i % 17}
                for i in range(400)}

@@ -8,7 +8,7 @@ import { Color, Num, Url, typeName } from "./values.mjs";
 
 /**
  * @typedef {{type: string, text: string, swatch?: string, href?: string}} ValueView
- *   `type` is a VALUES.md type name, or "absent" where no value exists
+ *   `type` is a StoreValue type name, or "absent" where no value exists
  */
 
 /** Short type labels for the tree's type column. */

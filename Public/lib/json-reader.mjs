@@ -28,6 +28,11 @@ export class JSONValueError extends Error {
   }
 }
 
+const isDigit = (code) => code >= 0x30 && code <= 0x39;
+
+/** 10^0 … 10^15, each exact in a double. */
+const powersOfTen = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
 const int64Min = -(2n ** 63n);
 const int64Max = 2n ** 63n - 1n;
 
@@ -48,6 +53,7 @@ class Reader {
   skipWhitespace() {
     const text = this.text;
     let pos = this.pos;
+    if (text.charCodeAt(pos) > 0x20) return; // compact JSON: nothing to skip
     for (;;) {
       const code = text.charCodeAt(pos);
       if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) pos++;
@@ -141,8 +147,9 @@ class Reader {
         : this.value();
       // `$`-escaping: a stored key that starts with `$` is written with one more `$`.
       const key = rawKey.charCodeAt(0) === 0x24 ? rawKey.slice(1) : rawKey;
-      if (members.has(key)) throw this.fail(`duplicate key "${rawKey}" in an object`, keyOffset);
-      members.set(key, value);
+      // One lookup: a key already there leaves the size as it was.
+      const size = members.size;
+      if (members.set(key, value).size === size) throw this.fail(`duplicate key "${rawKey}" in an object`, keyOffset);
       firstRawKey ??= rawKey;
       this.skipWhitespace();
       const code = this.text.charCodeAt(this.pos++);
@@ -165,43 +172,64 @@ class Reader {
     let pos = start;
     let isInteger = true;
     if (text.charCodeAt(pos) === 0x2d) pos++;
-    const digit = (at) => { const c = text.charCodeAt(at); return c >= 0x30 && c <= 0x39; };
-    if (!digit(pos)) throw this.fail("expected a digit", pos);
+    if (!isDigit(text.charCodeAt(pos))) throw this.fail("expected a digit", pos);
+    // The digits' value as they are read: exact while there are at most 15 of them.
+    let value = 0;
+    let digits = 0;
+    let fraction = 0;
     if (text.charCodeAt(pos) === 0x30) {
       pos++;
-      if (digit(pos)) throw this.fail("a number has no leading zeros", pos);
+      digits = 1;
+      if (isDigit(text.charCodeAt(pos))) throw this.fail("a number has no leading zeros", pos);
     } else {
-      while (digit(pos)) pos++;
+      for (let code = text.charCodeAt(pos); isDigit(code); code = text.charCodeAt(++pos)) {
+        value = value * 10 + (code - 0x30);
+        digits++;
+      }
     }
     if (text.charCodeAt(pos) === 0x2e) {
       isInteger = false;
       pos++;
-      if (!digit(pos)) throw this.fail('expected a digit after "."', pos);
-      while (digit(pos)) pos++;
+      if (!isDigit(text.charCodeAt(pos))) throw this.fail('expected a digit after "."', pos);
+      for (let code = text.charCodeAt(pos); isDigit(code); code = text.charCodeAt(++pos)) {
+        value = value * 10 + (code - 0x30);
+        digits++;
+        fraction++;
+      }
     }
     const e = text.charCodeAt(pos);
+    let exponent = false;
     if (e === 0x65 || e === 0x45) {
       isInteger = false;
+      exponent = true;
       pos++;
       const sign = text.charCodeAt(pos);
       if (sign === 0x2b || sign === 0x2d) pos++;
-      if (!digit(pos)) throw this.fail("expected an exponent digit", pos);
-      while (digit(pos)) pos++;
+      if (!isDigit(text.charCodeAt(pos))) throw this.fail("expected an exponent digit", pos);
+      while (isDigit(text.charCodeAt(pos))) pos++;
     }
     this.pos = pos;
-    const literal = text.slice(start, pos);
+    const negative = text.charCodeAt(start) === 0x2d;
     if (isInteger) {
-      // Up to 15 digits always fit a double exactly; `|| 0` reads -0 as the integer 0.
-      if (pos - start <= 15) return Number(literal) || 0;
+      // Up to 15 digits always fit a double exactly; `+ 0` reads -0 as the integer 0.
+      if (digits <= 15) return (negative ? -value : value) + 0;
+      const literal = text.slice(start, pos);
       const big = BigInt(literal);
       if (big < int64Min || big > int64Max) {
         throw this.fail(`the integer ${literal} is outside the Int64 range`, start);
       }
       return normalizeInteger(big);
     }
-    const value = Number(literal);
-    if (!Number.isFinite(value)) throw this.fail(`the number ${literal} does not fit in a double`, start);
-    return new Num(value);
+    // At most 15 digits and no exponent: the digits and 10^fraction are exact doubles, so the one division is the
+    // correctly rounded value of the literal, which is what Number() gives (Clinger's exact case).
+    if (!exponent && digits <= 15) {
+      const exact = value / powersOfTen[fraction];
+      return new Num(negative ? -exact : exact);
+    }
+    const literal = text.slice(start, pos);
+    const number = Number(literal);
+    if (!Number.isFinite(number)) throw this.fail(`the number ${literal} does not fit in a double`, start);
+    return new Num(number);
   }
 
   string() {
@@ -328,6 +356,28 @@ function taggedValue(rawKey, payload, offset) {
  */
 export function parseJSON(text, maxDepth = maxJSONDepth) {
   return new Reader(text, maxDepth).document();
+}
+
+/** The reader `parseJSONValueAt` reuses: a line holds several values, and reading one allocates nothing else. */
+const embedded = new Reader("");
+
+/**
+ * Reads the one value that starts at `pos` in `text` (whitespace before it skipped), for readers of larger texts
+ * (a recording's lines) that take their values from here: the value and the index just past it.
+ * @param {string} text
+ * @param {number} pos
+ * @param {number} [maxDepth]
+ * @returns {[import("./values.mjs").StoreValue, number]}
+ * @throws {JSONValueError}
+ */
+export function parseJSONValueAt(text, pos, maxDepth = maxJSONDepth) {
+  embedded.text = text;
+  embedded.pos = pos;
+  embedded.depth = 0;
+  embedded.maxDepth = maxDepth;
+  embedded.skipWhitespace();
+  const value = embedded.value();
+  return [value, embedded.pos];
 }
 
 /**

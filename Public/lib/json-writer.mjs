@@ -100,20 +100,39 @@ export function stringifyValue(value, { indent = 0, sortKeys = true, maxLength =
   return out.parts.join("");
 }
 
-function write(value, out, indent, sortKeys, newline) {
-  if (value === null) return void out.push("null");
+/**
+ * The JSON of a value that is not an array or an object (Map); undefined for those.
+ * @param {import("./values.mjs").StoreValue} value
+ * @returns {string|undefined}
+ */
+export function scalarJSON(value) {
+  if (value === null) return "null";
   switch (typeof value) {
-    case "boolean": return void out.push(value ? "true" : "false");
-    case "string": return void out.push(quoteJSONString(value));
-    case "number": case "bigint": return void out.push(String(value));
+    case "boolean": return value ? "true" : "false";
+    case "string": return quoteJSONString(value);
+    case "number": case "bigint": return String(value);
   }
   if (value instanceof Num) {
     const x = value.value;
-    if (Number.isFinite(x)) return void out.push(formatDouble(x));
-    return void out.push(`{"$number":"${Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf"}"}`);
+    if (Number.isFinite(x)) return formatDouble(x);
+    return `{"$number":"${Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf"}"}`;
   }
-  if (value instanceof Color) return void out.push(`{"$color":${quoteJSONString(value.hex)}}`);
-  if (value instanceof Url) return void out.push(`{"$url":${quoteJSONString(value.href)}}`);
+  if (value instanceof Color) return `{"$color":${quoteJSONString(value.hex)}}`;
+  if (value instanceof Url) return `{"$url":${quoteJSONString(value.href)}}`;
+  return undefined;
+}
+
+/**
+ * An object key as JSON: quoted, with VALUES.md's `$`-escape (a key that starts with `$` is written with one more).
+ * @param {string} key
+ */
+export function jsonKey(key) {
+  return quoteJSONString(key.charCodeAt(0) === 0x24 ? `$${key}` : key);
+}
+
+function write(value, out, indent, sortKeys, newline) {
+  const scalar = scalarJSON(value);
+  if (scalar !== undefined) return void out.push(scalar);
   const inner = indent ? newline + " ".repeat(indent) : "";
   const close = indent ? newline : "";
   const childNewline = newline + (indent ? " ".repeat(indent) : "");
@@ -134,7 +153,7 @@ function write(value, out, indent, sortKeys, newline) {
     out.push("{");
     keys.forEach((key, i) => {
       if (i) out.push(",");
-      out.push(inner, quoteJSONString(key.charCodeAt(0) === 0x24 ? `$${key}` : key), indent ? ": " : ":");
+      out.push(inner, jsonKey(key), indent ? ": " : ":");
       write(value.get(key), out, indent, sortKeys, childNewline);
     });
     return void out.push(close, "}");

@@ -1,4 +1,4 @@
-// Key paths (VALUES.md): parsing with the exact 1-based column of the first character that cannot continue a valid
+// Key paths (docs/store.md): parsing with the exact 1-based column of the first character that cannot continue a valid
 // path, the canonical form, and the ancestor/descendant relations the log filters and the key history use.
 // A path is an array of segments: a string is an object key, a number (or a bigint past 2^53) an array index.
 

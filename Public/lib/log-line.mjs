@@ -17,8 +17,16 @@ export function parseLogTime(text) {
   // Events come many to a second: the date and time of day are read once per second of them.
   const code = text.charCodeAt(26);
   if (text.length === 27 && text.startsWith(lastSecond.prefix) && text.charCodeAt(19) === 0x2e && (code === 0x5a || code === 0x7a)) {
-    const fraction = text.slice(20, 26);
-    if (fractionPattern.test(fraction)) return lastSecond.micros + Number(fraction);
+    let fraction = 0;
+    for (let i = 20; i < 26; i++) {
+      const digit = text.charCodeAt(i) - 0x30;
+      if (digit < 0 || digit > 9) {
+        fraction = -1;
+        break;
+      }
+      fraction = fraction * 10 + digit;
+    }
+    if (fraction >= 0) return lastSecond.micros + fraction;
   }
   const match = timePattern.exec(text);
   if (!match) throw new Error(`"${text}" is not an RFC 3339 UTC time with microseconds (YYYY-MM-DDTHH:MM:SS.ffffffZ)`);
@@ -33,7 +41,6 @@ export function parseLogTime(text) {
 
 /** The last whole second read (its text up to the seconds, `YYYY-MM-DDTHH:MM:SS`), for the next times in it. */
 const lastSecond = { prefix: "\u0000", micros: 0 };
-const fractionPattern = /^\d{6}$/;
 
 function daysInMonth(year, month) {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
@@ -52,7 +59,7 @@ function daysFromCivil(year, month, day) {
 
 /**
  * Whether `text` is a store id (VALUES.md "Store ids"): `app` or `scenario:<id>`, then `memory`, `userPrefs`,
- * `userPrefs:<suite>`, `file:<path>` or `backend:<namespace>`.
+ * `userPrefs:<suite>`, `file:<path>`, `backend:<namespace>` or `secrets:<service>`.
  * @param {string} text
  */
 export function isStoreId(text) {
@@ -64,7 +71,8 @@ export function isStoreId(text) {
   const plain = (name) => name.length > 0 && !/[/\u0000-\u001f\u007f-\u009f]/.test(name);
   const scopeOK = scope === "app" || (scope.startsWith("scenario:") && plain(scope.slice(9)));
   return scopeOK && (storage === "memory" || storage === "userPrefs" || (storage.startsWith("userPrefs:") && plain(storage.slice(10)))
-    || (storage.startsWith("file:") && storage.length > 5) || (storage.startsWith("backend:") && plain(storage.slice(8))));
+    || (storage.startsWith("file:") && storage.length > 5) || (storage.startsWith("backend:") && plain(storage.slice(8)))
+    || (storage.startsWith("secrets:") && plain(storage.slice(8))));
 }
 
 /**
@@ -72,11 +80,18 @@ export function isStoreId(text) {
  * @returns {import("./protocol.mjs").Patch}
  */
 export function readPatch(value, index, paths) {
+  if (!(value instanceof Map)) throw new Error(`patch ${index + 1} is not an object`);
+  return patchOf(value.get("op"), value.get("path"), value.get("old"), value.get("new"), index, paths);
+}
+
+/**
+ * A patch from its fields, checked as `readPatch` checks them (with the same messages): for readers that take a
+ * patch apart themselves. `old` and `new` are undefined when absent.
+ * @returns {{patch: import("./protocol.mjs").Patch, segments: import("./keypath.mjs").Segment[]}}
+ */
+export function patchOf(op, path, old, value, index, paths) {
   const where = `patch ${index + 1}`;
-  if (!(value instanceof Map)) throw new Error(`${where} is not an object`);
-  const op = value.get("op");
   if (!patchOps.has(op)) throw new Error(`${where}: "op" must be set, insert, remove or merge`);
-  const path = value.get("path");
   if (typeof path !== "string") throw new Error(`${where}: "path" must be a string`);
   let segments;
   try {
@@ -84,7 +99,7 @@ export function readPatch(value, index, paths) {
   } catch (error) {
     throw new Error(`${where}: ${error.message}`);
   }
-  const patch = { op, path, old: value.get("old"), new: value.get("new") };
+  const patch = { op, path, old, new: value };
   if ((op === "set" || op === "insert") && patch.new === undefined) throw new Error(`${where}: a ${op} patch needs "new"`);
   if (op === "insert" && patch.old !== undefined) throw new Error(`${where}: an insert patch has no "old"`);
   if (op === "insert" && typeof segments[segments.length - 1] === "string") throw new Error(`${where}: an insert patch needs an index path`);

@@ -147,7 +147,7 @@ function merge(target, patch, checkOld, fail, root) {
   return root;
 }
 
-/** Whether `current` is what a patch's `old` says is there: both absent, or equal values (VALUES.md). */
+/** Whether `current` is what a patch's `old` says is there: both absent, or equal values (docs/store.md). */
 function isOld(current, old) {
   return current === undefined ? old === undefined : old !== undefined && valuesEqual(current, old);
 }

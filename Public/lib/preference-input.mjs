@@ -1,4 +1,4 @@
-// What the Preferences panel's editors send, without DOM: text typed for a preference becomes VALUES.md JSON of
+// What the Preferences panel's editors send, without DOM: text typed for a preference becomes StoreValue JSON of
 // the key's stored type (an integer stays `14`, a number is `0.8` or `1.0`, a date is ISO 8601 in UTC, data is
 // base64, arrays and objects are JSON of that kind), the datetime field's local time goes to and from ISO 8601, and
 // the WebSocket `preference` request (docs/preferences.md) is written.
@@ -11,7 +11,7 @@ import { lineAndColumn, readValueInput } from "./value-input.mjs";
 
 /**
  * @typedef {{ok: true, json: string, text: string} | {ok: false, message: string}} EditInput
- *   `json` is the value to send (VALUES.md JSON), `text` what the row shows for it
+ *   `json` is the value to send (StoreValue JSON), `text` what the row shows for it
  */
 
 const isoPattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -73,7 +73,7 @@ export function isBase64(text) {
 
 /**
  * What an edit's text becomes in a preference's stored type. Strings are taken as typed; integers and numbers by
- * the VALUES.md rules (`3` is sent as `3.0` for a number); a date must be ISO 8601 with a zone and is sent in UTC;
+ * the docs/store.md rules (`3` is sent as `3.0` for a number); a date must be ISO 8601 with a zone and is sent in UTC;
  * data must be base64; arrays and objects are JSON of that kind.
  * @param {string} type the preference's stored type
  * @param {string} text
@@ -122,7 +122,7 @@ export function readPreferenceEdit(type, text) {
  * A `preference` request (docs/preferences.md) as JSON text: set one value, delete one key, or rescan.
  * @param {number} id
  * @param {{op: "set"|"delete"|"refresh", source?: string, container?: string, key?: string, json?: string}} request
- *   `json` is the value as VALUES.md JSON text, for set
+ *   `json` is the value as StoreValue JSON text, for set
  */
 export function preferenceRequest(id, { op, source, container, key, json }) {
   const head = `{"id":${id},"type":"preference","op":${JSON.stringify(op)}`;

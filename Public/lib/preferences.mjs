@@ -42,7 +42,7 @@ function member(object, key, check, what, where) {
 }
 
 /**
- * Reads the body of `GET /api/preferences` (already read by the VALUES.md reader).
+ * Reads the body of `GET /api/preferences` (already read by the StoreValue JSON reader).
  * @param {any} body
  * @returns {PreferencesPanel}
  * @throws {TypeError} naming the member that is wrong

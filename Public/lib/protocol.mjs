@@ -1,4 +1,4 @@
-// Server messages (PROTOCOL.md, docs/protocol.md) read into plain objects, checked member by member, so that bad
+// Server messages (docs/protocol.md) read into plain objects, checked member by member, so that bad
 // input from the server becomes one ProtocolError the dashboard can show instead of a broken page.
 
 import { maxMessageDepth, parseJSON, parseJSONWithSpans } from "./json-reader.mjs";
@@ -18,7 +18,7 @@ export class ProtocolError extends Error {}
 
 /** The events of an entry that registers, resets or removes a whole store. */
 export const storeEvents = new Set(["registered", "reset", "removed"]);
-/** The ops of a patch (VALUES.md). */
+/** The ops of a patch (docs/store.md). */
 export const patchOps = new Set(["set", "insert", "remove", "merge"]);
 
 function member(object, key, check, what, where) {
@@ -114,7 +114,7 @@ function decodeEntries(message, text, spans) {
 }
 
 /**
- * Checks one log event (LOG-FORMAT.md) and gives it a plain shape.
+ * Checks one log event (docs/recording.md) and gives it a plain shape.
  * @param {Map<string, any>} entry
  * @param {string} raw the entry's JSON text
  * @returns {Entry}
@@ -156,7 +156,7 @@ function decodeEntry(entry, raw) {
 }
 
 /**
- * Checks a subscription list (PROTOCOL.md's shape) and gives its items a plain shape.
+ * Checks a subscription list (the protocol's shape) and gives its items a plain shape.
  * @param {any[]} list
  * @returns {Subscription[]}
  * @throws {ProtocolError}

@@ -1,4 +1,4 @@
-// Reading a recording (`.kslog`, LOG-FORMAT.md) for time travel: every line checked and applied in order, as the
+// Reading a recording (`.kslog`, docs/recording.md) for time travel: every line checked and applied in order, as the
 // contract's reading rules say, while an index is built: where each line starts in the file, each event's time,
 // the subscription lists the recorder wrote, and a snapshot of every store every few thousand events. The file's
 // bytes stay as they are; an event's text is read again from them when it is shown.
@@ -7,13 +7,16 @@
 //   while (!indexer.done) indexer.step(10_000);   // throws RecordingError: line number and reason
 //   const recording = indexer.result();
 
+import { ChangeLineReader } from "./change-line.mjs";
 import { maxMessageDepth, parseJSON } from "./json-reader.mjs";
 import { stringifyValue } from "./json-writer.mjs";
+import { LineTexts } from "./line-texts.mjs";
 import { isStoreId, parseLogTime, readPatch, versionPattern } from "./log-line.mjs";
 import { MirrorError, PathCache, applyPatch, describe } from "./mirror.mjs";
 import { decodeSubscriptions, isInteger, storeEvents } from "./protocol.mjs";
+import { SnapshotText } from "./snapshot-text.mjs";
 
-/** A line that breaks LOG-FORMAT.md's rules; `line` counts from 1, the header is line 1. */
+/** A line that breaks the log format's rules; `line` counts from 1, the header is line 1. */
 export class RecordingError extends Error {
   /**
    * @param {number} line
@@ -134,14 +137,15 @@ export function lastAtOrBefore(count, key, value) {
 
 /**
  * Reads a recording a slice at a time (so a worker can report progress between slices): checks every rule of
- * LOG-FORMAT.md, applies every event to the stores' state, and builds the index.
+ * docs/recording.md, applies every event to the stores' state, and builds the index.
  */
 export class RecordingIndexer {
   /**
    * @param {Uint8Array} bytes the whole file
-   * @param {{checkpointEvery?: number, checkpointBudget?: number}} [options]
+   * @param {{checkpointEvery?: number, checkpointBudget?: number, fastLines?: boolean}} [options] `fastLines`
+   *   false reads every line in full (tests compare both ways)
    */
-  constructor(bytes, { checkpointEvery = defaultCheckpointEvery, checkpointBudget = defaultCheckpointBudget } = {}) {
+  constructor(bytes, { checkpointEvery = defaultCheckpointEvery, checkpointBudget = defaultCheckpointBudget, fastLines = true } = {}) {
     this.bytes = bytes;
     this.pos = 0;
     this.line = 0; // the last line read
@@ -150,8 +154,10 @@ export class RecordingIndexer {
     this.checkpointChars = 0;
     /** @type {Checkpoint[]} */
     this.checkpoints = [];
-    this.decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    this.texts = new LineTexts(bytes);
     this.paths = new PathCache();
+    this.changeLines = fastLines ? new ChangeLineReader(this.paths) : null;
+    this.snapshotTexts = new SnapshotText();
     /** @type {Map<string, {id: string, version: string, root: Map<string, any>}>} */
     this.state = new Map();
     this.storeIds = new Set();
@@ -163,7 +169,24 @@ export class RecordingIndexer {
     this.tornBytes = 0;
     this.header = null;
     this.done = false;
+    /** The bytes there so far, and where the last complete line of them ends (see `received`). */
+    this.available = bytes.length;
+    this.linesEnd = bytes.length;
   }
+
+  /**
+   * For a file that arrives while it is read (`bytes` is its whole size, filled from the start): the first
+   * `count` bytes are there now. `step` reads only complete lines until `count` is the whole size. The rest of
+   * `bytes` must still be zeros (never a "\n"), so a search for the end of a line never stops there.
+   * @param {number} count
+   */
+  received(count) {
+    this.available = count;
+    this.linesEnd = count === this.bytes.length ? count : this.bytes.lastIndexOf(10, count - 1) + 1;
+  }
+
+  /** Whether `step` has lines to read now (or the end to reach). */
+  get ready() { return !this.done && (this.pos < this.linesEnd || this.available === this.bytes.length); }
 
   /** The number of events read so far. */
   get events() { return Math.max(0, this.line - 1); }
@@ -181,6 +204,8 @@ export class RecordingIndexer {
   step(lines) {
     const { bytes } = this;
     for (let n = 0; n < lines && !this.done; n++) {
+      // A file still arriving: wait for the rest of the line.
+      if (this.pos >= this.linesEnd && this.available < bytes.length) break;
       if (this.pos >= bytes.length) {
         if (this.line === 0) throw new RecordingError(1, "the file is empty: a recording starts with its header line");
         this.finish();
@@ -198,12 +223,8 @@ export class RecordingIndexer {
       const start = this.pos;
       this.line++;
       this.pos = end + 1;
-      let text;
-      try {
-        text = this.decoder.decode(bytes.subarray(start, end));
-      } catch {
-        throw new RecordingError(this.line, "the line is not valid UTF-8");
-      }
+      const text = this.texts.text(start, end);
+      if (text === null) throw new RecordingError(this.line, "the line is not valid UTF-8");
       if (this.line === 1) this.readHeader(text);
       else this.readEvent(text, start);
     }
@@ -293,7 +314,18 @@ export class RecordingIndexer {
     this.checkpoint(0);
   }
 
+  /** One event line: a change of the common shape read in one pass (change-line.mjs), any other line in full. */
   readEvent(text, start) {
+    const seq = this.line - 1;
+    const change = this.changeLines?.read(text) ?? null;
+    const store = change === null || change.seq !== seq ? undefined : this.state.get(change.id);
+    if (store === undefined) return this.readEventInFull(text, start);
+    this.applyPatches(store, change.patches, null);
+    this.storeIds.add(change.id);
+    this.indexEvent(seq, start, change.micros, readSubscriptions(change.subscriptions));
+  }
+
+  readEventInFull(text, start) {
     const seq = this.line - 1;
     const fail = (reason) => new RecordingError(this.line, reason);
     const line = this.parseLine(text);
@@ -314,6 +346,11 @@ export class RecordingIndexer {
     if (line.has("event")) this.applyStoreEvent(line, id, fail);
     else this.applyChange(line, id, fail);
     this.storeIds.add(id);
+    this.indexEvent(seq, start, micros, readSubscriptions(line.get("subscriptions")));
+  }
+
+  /** Notes where event `seq` is and when it happened, a subscription list it carries, and a snapshot when due. */
+  indexEvent(seq, start, micros, list) {
     if (seq + 1 >= this.offsets.length) {
       this.offsets = grow(this.offsets, this.offsets.length * 2);
       this.times = grow(this.times, this.times.length * 2);
@@ -321,7 +358,6 @@ export class RecordingIndexer {
     this.offsets[seq] = start;
     this.offsets[seq + 1] = this.pos;
     this.times[seq] = micros;
-    const list = readSubscriptions(line.get("subscriptions"));
     if (list !== null) {
       this.subscriptionLists.push(list);
       this.subscriptionSeqs.push(seq);
@@ -370,12 +406,23 @@ export class RecordingIndexer {
     });
     const store = this.state.get(id);
     if (!store) throw fail(`a change to store ${id}, which is not in the state`);
-    read.forEach(({ patch, segments }, i) => {
+    this.applyPatches(store, read, fail);
+  }
+
+  /**
+   * Applies a change's patches to its store, each checked against the state (`old` included).
+   * @param {((reason: string) => RecordingError)|null} fail the error for a reason (null: on the line being read)
+   */
+  applyPatches(store, patches, fail) {
+    patches.forEach(({ patch, segments }, i) => {
+      // The text kept for the snapshots is stale wherever the patch writes: its parent, or (merge) its target.
+      this.snapshotTexts.changed(store.root, segments, patch.op === "merge" ? segments.length : segments.length - 1);
       try {
         store.root = applyPatch(store.root, patch, segments, true);
       } catch (error) {
         if (!(error instanceof MirrorError)) throw error;
-        throw fail(`patch ${i + 1} (${patch.op} "${patch.path}") does not apply: ${error.reason}`);
+        const reason = `patch ${i + 1} (${patch.op} "${patch.path}") does not apply: ${error.reason}`;
+        throw fail ? fail(reason) : new RecordingError(this.line, reason);
       }
     });
   }
@@ -384,7 +431,7 @@ export class RecordingIndexer {
   checkpoint(seq) {
     const parts = [];
     for (const store of this.state.values()) {
-      parts.push(`{"id":${JSON.stringify(store.id)},"version":${JSON.stringify(store.version)},"root":${stringifyValue(store.root, { sortKeys: false })}}`);
+      parts.push(`{"id":${JSON.stringify(store.id)},"version":${JSON.stringify(store.version)},"root":${this.snapshotTexts.text(store.root)}}`);
     }
     const stores = `[${parts.join(",")}]`;
     this.checkpoints.push({ seq, stores, subscriptions: this.subscriptionLists.length - 1 });
@@ -424,7 +471,7 @@ function grow(array, length) {
 /**
  * Reads a whole recording at once (tests, small files).
  * @param {Uint8Array} bytes
- * @param {{checkpointEvery?: number, checkpointBudget?: number}} [options]
+ * @param {{checkpointEvery?: number, checkpointBudget?: number, fastLines?: boolean}} [options]
  * @returns {Recording}
  * @throws {RecordingError}
  */

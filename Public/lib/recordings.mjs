@@ -15,7 +15,7 @@ const count = (value) => (typeof value === "number" && Number.isFinite(value) ? 
 /**
  * A recording's status object (`{"id", "name", "state", "events", …}`), read leniently: missing members get
  * neutral values, so a newer server's extra or missing members never break the page.
- * @param {any} value a Map from the VALUES.md reader
+ * @param {any} value a Map from the StoreValue JSON reader
  * @returns {RecordingStatus|null}
  */
 export function readRecordingStatus(value) {

@@ -1,9 +1,9 @@
-// Requests to the server as JSON text. Values arrive already written by the VALUES.md writer (see value-input),
+// Requests to the server as JSON text. Values arrive already written by the StoreValue JSON writer (see value-input),
 // because JSON.stringify cannot write a number like 3.0 (it would arrive as the integer 3).
 
 /**
  * @typedef {{op: "set"|"insert"|"remove"|"merge", path: string, json?: string}} WriteOp
- *   `json` is the value's VALUES.md JSON text, absent for remove
+ *   `json` is the value's StoreValue JSON text, absent for remove
  */
 
 function opMembers({ op, path, json }) {
@@ -24,7 +24,7 @@ export function writeRequest(id, store, op) {
  * Sets one tunable (a top-level key of the tunables' store, checked against their schema by the server).
  * @param {number} id
  * @param {string} key
- * @param {string} json the value as VALUES.md JSON text
+ * @param {string} json the value as StoreValue JSON text
  */
 export function tuneRequest(id, key, json) {
   return `{"id":${id},"type":"tune","key":${JSON.stringify(key)},"value":${json}}`;

@@ -1,5 +1,5 @@
 // What the Tunables panel's controls send, without DOM: text typed in a field, a slider's position, a stepper's
-// click or a picked color become VALUES.md JSON of the tunable's own type (an integer stays `4`, a number is
+// click or a picked color become StoreValue JSON of the tunable's own type (an integer stays `4`, a number is
 // `4.0`); and the files it exports and imports (the whole set of tunables as one JSON object).
 
 import { previewText } from "./format.mjs";
@@ -30,7 +30,7 @@ export function readControlInput(control, text) {
 }
 
 /**
- * Reads the value typed for a new tunable: JSON as in VALUES.md (`64` an integer, `1.5` a number, `true`,
+ * Reads the value typed for a new tunable: JSON as in docs/store.md (`64` an integer, `1.5` a number, `true`,
  * `{"$color": "#FF8800"}`, `"64"` a string), or, when the text is not JSON, the text itself as a string
  * (`Welcome back!`).
  * @param {string} text
@@ -124,7 +124,7 @@ export function pickedColor(picked, currentHex) {
 }
 
 /**
- * The export file: every tunable as VALUES.md JSON, keys sorted, indented by 2, with a final newline.
+ * The export file: every tunable as StoreValue JSON, keys sorted, indented by 2, with a final newline.
  * @param {Map<string, any>} values
  */
 export function exportText(values) {
@@ -132,7 +132,7 @@ export function exportText(values) {
 }
 
 /**
- * Reads an import file: a JSON object of tunables, read by the VALUES.md reader.
+ * Reads an import file: a JSON object of tunables, read by the StoreValue JSON reader.
  * @param {string} text
  * @returns {{ok: true, values: Map<string, any>} | {ok: false, message: string}}
  */

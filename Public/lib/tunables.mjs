@@ -1,6 +1,6 @@
 // The Tunables panel's model, without DOM: the panel description the server sends (`GET /api/tunables`), the
 // control each tunable gets (from its schema entry, else from its value's type), and the rows the page draws:
-// grouped, sorted, searchable, each marked modified when its value is not its default by VALUES.md equality.
+// grouped, sorted, searchable, each marked modified when its value is not its default by StoreValue equality.
 
 import { compareScalars, stringifyValue } from "./json-writer.mjs";
 import { numberText } from "./format.mjs";
@@ -28,7 +28,7 @@ export const otherGroup = "Other";
  */
 
 /**
- * Reads the body of `GET /api/tunables` (already read by the VALUES.md reader) into a panel description.
+ * Reads the body of `GET /api/tunables` (already read by the StoreValue JSON reader) into a panel description.
  * @param {any} body
  * @returns {TunablesPanel}
  * @throws {TypeError} with a message naming the member that is wrong
@@ -74,7 +74,7 @@ function readEntry(raw) {
 }
 
 /**
- * The type a control edits when no schema says: the value's own VALUES.md type ("json" for null and containers).
+ * The type a control edits when no schema says: the value's own docs/store.md type ("json" for null and containers).
  * @param {any} value a StoreValue or undefined
  */
 export function inferType(value) {

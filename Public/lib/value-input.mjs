@@ -1,5 +1,5 @@
 // The write form's value editor: text typed in one of several modes becomes a StoreValue, or a message that says
-// what is wrong and where, checked by the rules of VALUES.md before anything is sent.
+// what is wrong and where, checked by the rules of StoreValue JSON (docs/store.md) before anything is sent.
 
 import { numberText } from "./format.mjs";
 import { JSONValueError, parseJSON } from "./json-reader.mjs";

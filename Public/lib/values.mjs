@@ -1,23 +1,23 @@
-// The dashboard's model of a StoreValue (VALUES.md), chosen so that every case stays distinct in JavaScript:
+// The dashboard's model of a StoreValue (docs/store.md), chosen so that every case stays distinct in JavaScript:
 //   null, boolean, string  → themselves
 //   integer                → a number (safe integers) or a bigint (the rest of the Int64 range)
 //   number                 → Num (JavaScript cannot tell 3 from 3.0, so floating-point values are boxed)
 //   color, url             → Color, Url
 //   array                  → Array;  object → Map with the real keys (no `$`-escaping, any key is safe)
 
-/** A VALUES.md `.number`: a double, finite or not. */
+/** A StoreValue `.number`: a double, finite or not. */
 export class Num {
   /** @param {number} value */
   constructor(value) { this.value = value; }
 }
 
-/** A VALUES.md `.color`: `#RRGGBB` or `#RRGGBBAA`, case kept. */
+/** A StoreValue `.color`: `#RRGGBB` or `#RRGGBBAA`, case kept. */
 export class Color {
   /** @param {string} hex */
   constructor(hex) { this.hex = hex; }
 }
 
-/** A VALUES.md `.url`: an absolute URL, kept as its exact text. */
+/** A StoreValue `.url`: an absolute URL, kept as its exact text. */
 export class Url {
   /** @param {string} href */
   constructor(href) { this.href = href; }
@@ -38,7 +38,7 @@ export function isAbsoluteURL(text) {
 }
 
 /**
- * The VALUES.md type name of a value (StoreValue's `typeName`).
+ * The StoreValue type name of a value (StoreValue's `typeName`).
  * @param {StoreValue} value
  * @returns {"null"|"bool"|"string"|"integer"|"number"|"color"|"url"|"array"|"object"}
  */
@@ -72,7 +72,7 @@ export function normalizeInteger(big) {
 }
 
 /**
- * VALUES.md equality: same case and equal contents; integer 3 and number 3.0 differ; NaN equals NaN; 0.0 differs
+ * StoreValue equality: same case and equal contents; integer 3 and number 3.0 differ; NaN equals NaN; 0.0 differs
  * from -0.0; colors and urls compare as exact strings; object key order does not matter.
  * @param {StoreValue} a
  * @param {StoreValue} b

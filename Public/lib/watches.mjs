@@ -37,7 +37,7 @@ function list(body, key) {
 }
 
 /**
- * Reads the body of `GET /api/watches` (already read by the VALUES.md reader).
+ * Reads the body of `GET /api/watches` (already read by the StoreValue JSON reader).
  * @param {any} body
  * @returns {WatchesPanel}
  * @throws {TypeError} naming the member that is wrong

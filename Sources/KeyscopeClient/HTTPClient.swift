@@ -1,5 +1,5 @@
 import Foundation
-import KeyscopeInspector
+import KeyscopeProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +16,7 @@ import Darwin
 /// ```
 /// One request per connection, as the server answers (`Connection: close`): connect, send the request whole, read
 /// until the response is complete (`Content-Length`) or the server closes. It sends `Host: HOST:PORT` as the
-/// server's Host rule wants, the token as `Authorization: Bearer T` (PROTOCOL.md; never in the URL, where logs
+/// server's Host rule wants, the token as `Authorization: Bearer T` (docs/protocol.md; never in the URL, where logs
 /// would keep it), no `Origin` (the server checks Origin only when one is sent), and `Content-Length` on every
 /// request with a body. Each call is blocking and bounded by ``timeout`` as a whole; calls may run on any thread.
 public struct HTTPClient: Sendable {

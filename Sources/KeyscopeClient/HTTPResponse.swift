@@ -30,7 +30,7 @@ public struct HTTPResponse: Sendable, Hashable {
         return headers.first { $0.name == lower }?.value
     }
 
-    /// The body as JSON (VALUES.md).
+    /// The body as JSON (docs/store.md).
     ///
     /// - Throws: ``HTTPClientError/Code/badResponse`` when it is not JSON.
     public func json() throws(HTTPClientError) -> StoreValue {

@@ -1,14 +1,15 @@
 import KeyscopeCodec
 public import KeyscopeCore
+import KeyscopeProtocol
 import Synchronization
 
-/// A client of the inspector's WebSocket protocol (PROTOCOL.md): connects to `ws://HOST:PORT/ws?token=T` with the
+/// A client of the inspector's WebSocket protocol (docs/protocol.md): connects to `ws://HOST:PORT/ws?token=T` with the
 /// subprotocol `keyscope.v1`, hands every server message over as a parsed ``StoreValue``, and pairs requests with
 /// their replies.
 ///
 /// ```swift
 /// import KeyscopeClient
-/// import KeyscopeInspector
+/// import KeyscopeProtocol
 ///
 /// let client = try await InspectorClient.connect(to: InspectorEndpoint(record: try ServerRecord.find(port: nil)))
 /// let reply = try await client.send(request: [

@@ -1,5 +1,5 @@
 import Foundation
-public import KeyscopeInspector
+public import KeyscopeProtocol
 
 /// Where an inspector server is and how to prove the right to talk to it: host, port and token.
 ///
@@ -9,7 +9,7 @@ public import KeyscopeInspector
 /// let local = InspectorEndpoint(record: try ServerRecord.find(port: nil))
 /// ```
 /// The client sends `Host: HOST:PORT` and `Origin: http://HOST:PORT` exactly as the server's security rules
-/// expect (PROTOCOL.md), with IPv6 hosts in brackets.
+/// expect (docs/protocol.md), with IPv6 hosts in brackets.
 public struct InspectorEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The host as it appears in a URL: a name, an IPv4 address, or an IPv6 address in brackets (`[::1]`).
     public var host: String

@@ -1,6 +1,6 @@
 public import KeyscopeCore
 
-/// A typed look at one server-to-client message (PROTOCOL.md "WebSocket"), for code that switches on `type`.
+/// A typed look at one server-to-client message (docs/protocol.md "WebSocket"), for code that switches on `type`.
 ///
 /// ```swift
 /// for try await value in client.messages {
@@ -19,7 +19,7 @@ public enum InspectorMessage: Sendable, Hashable {
     case hello(StoreValue)
     /// `{"type": "snapshot", "seq": N, "stores": […], "subscriptions": […]}`.
     case snapshot(StoreValue)
-    /// The `entries` of `{"type": "changes", "entries": […]}`: log events as in LOG-FORMAT.md.
+    /// The `entries` of `{"type": "changes", "entries": […]}`: log events as in docs/recording.md.
     case changes([StoreValue])
     /// `{"type": "gap", "from": A, "to": B}`: entries A…B were not sent; a snapshot follows.
     case gap(from: Int64, to: Int64)

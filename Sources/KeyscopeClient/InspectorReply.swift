@@ -1,7 +1,7 @@
 public import KeyscopeCore
 
 /// The server's `reply` to one request: `{"type": "reply", "id": …, "ok": true, "result": …}` or
-/// `{"type": "reply", "id": …, "ok": false, "error": {"code": "…", "message": "…"}}` (PROTOCOL.md).
+/// `{"type": "reply", "id": …, "ok": false, "error": {"code": "…", "message": "…"}}` (docs/protocol.md).
 ///
 /// ```swift
 /// let reply = try await client.send(request: ["type": "write", "store": "app/memory", "op": "set",

@@ -1,4 +1,4 @@
-import CLibWebSockets
+import KeyscopeLws
 
 /// How much libwebsockets itself prints on stderr. The setting is global to the process (lws has one log level),
 /// so it affects an inspector server in the same process too; a command-line tool sets it once at start.
@@ -16,15 +16,13 @@ public enum LibWebSocketsLogging: Sendable, Hashable {
     /// lws's own default: errors, warnings and notices.
     case notices
 
-    /// Sets lws's log level for the whole process.
+    /// Sets lws's log level for the whole process; the lines it keeps go to stderr.
     public static func set(_ level: LibWebSocketsLogging) {
-        let mask: Int32
         switch level {
-        case .silent: mask = 0
-        case .errors: mask = LLL_ERR
-        case .warnings: mask = LLL_ERR | LLL_WARN
-        case .notices: mask = LLL_ERR | LLL_WARN | LLL_NOTICE
+        case .silent: LwsLogging.print([])
+        case .errors: LwsLogging.print([.errors])
+        case .warnings: LwsLogging.print([.errors, .warnings])
+        case .notices: LwsLogging.print([.errors, .warnings, .notices])
         }
-        lws_set_log_level(mask, nil)
     }
 }

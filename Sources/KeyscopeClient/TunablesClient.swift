@@ -1,7 +1,7 @@
 public import KeyscopeCore
-import KeyscopeInspector
+import KeyscopeProtocol
 
-/// The tunables of a running inspector server, over its HTTP endpoints (PROTOCOL.md): `GET /tune`,
+/// The tunables of a running inspector server, over its HTTP endpoints (docs/protocol.md): `GET /tune`,
 /// `PUT /tune/:key/:value`, `DELETE /tune/:key` and `POST /tune`.
 ///
 /// ```swift

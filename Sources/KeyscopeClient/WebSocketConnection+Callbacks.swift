@@ -1,4 +1,5 @@
 import CLibWebSockets
+import KeyscopeLws
 import Synchronization
 
 /// The C callback of every client connection's one protocol: a capture-free function that finds its
@@ -79,28 +80,25 @@ extension WebSocketConnection {
     }
 
     private func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
-        guard !tooLarge else { return 0 }
-        let piece = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
-        switch assembler.append(piece, isFinal: lws_is_final_fragment(wsi) != 0) {
+        guard !incoming.overLimit else { return 0 }
+        switch incoming.receive(wsi, input, length) {
         case .partial:
             return 0
-        case .complete(let message):
+        case .complete(let message, _):
             onEvent(.message(message))
             return 0
-        case .tooLarge:
+        case .overLimit:
             // Closing from inside the receive callback (returning -1 there) crashes lws 4.1.6 when more frames are
             // buffered; the rest of the input is dropped and the close goes out from the writeable callback.
-            tooLarge = true
             lws_callback_on_writable(wsi)
             return 0
         }
     }
 
     private func writeable(_ wsi: OpaquePointer) -> Int32 {
-        if tooLarge {
+        if incoming.overLimit {
             closingCause = .tooLarge
-            Self.setCloseReason(wsi, code: 1009, reason: "message too large")
-            return -1
+            return WebSocketClose.close(wsi, code: 1009, reason: "message too large")
         }
         if writing == nil {
             let next: [UInt8]?
@@ -109,11 +107,10 @@ extension WebSocketConnection {
                 shared.outgoing.isEmpty ? (nil, shared.closeRequest) : (shared.outgoing.removeFirst(), nil)
             }
             if let next {
-                writing = OutgoingMessage(next, fragmentSize: settings.fragmentBytes)
+                writing = FragmentedMessage(next, fragmentSize: settings.fragmentBytes)
             } else if let closeRequest {
                 closingCause = .client
-                Self.setCloseReason(wsi, code: closeRequest.code, reason: closeRequest.reason)
-                return -1
+                return WebSocketClose.close(wsi, code: closeRequest.code, reason: closeRequest.reason)
             } else {
                 return 0
             }
@@ -153,13 +150,6 @@ extension WebSocketConnection {
         let bytes = UnsafeRawBufferPointer(start: input, count: length)
         let code = Int(bytes[0]) << 8 | Int(bytes[1])
         return (code, String(decoding: bytes.dropFirst(2), as: UTF8.self))
-    }
-
-    private static func setCloseReason(_ wsi: OpaquePointer, code: Int, reason: String) {
-        var text = Array(reason.utf8.prefix(123))
-        text.withUnsafeMutableBufferPointer { buffer in
-            lws_close_reason(wsi, lws_close_status(UInt32(code)), buffer.baseAddress, buffer.count)
-        }
     }
 
     /// The HTTP status a handshake failure names, for when `lws_http_client_http_response` has none left: lws 4.1

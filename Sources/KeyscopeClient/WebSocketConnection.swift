@@ -1,6 +1,7 @@
 import CLibWebSockets
 import Foundation
-import KeyscopeInspector
+import KeyscopeLws
+import KeyscopeProtocol
 import Synchronization
 
 /// One WebSocket client connection through libwebsockets: its own lws context, serviced by its own thread, which
@@ -16,7 +17,7 @@ import Synchronization
 /// thread run `LWS_CALLBACK_EVENT_WAIT_CANCELLED`; there it asks for `LWS_CALLBACK_CLIENT_WRITEABLE` and writes
 /// (the rule STYLE.md gives for the server, from lws's `minimal-ws-server-threads`).
 ///
-/// `@unchecked Sendable`: the stored properties without a lock (the lws handle, the assembler, the message being
+/// `@unchecked Sendable`: the stored properties without a lock (the lws handle, the message being received, the message being
 /// written, the outcome) are read and written only on the service thread, from ``run()`` and the lws callback it
 /// drives; everything another thread touches is inside ``shared``.
 final class WebSocketConnection: @unchecked Sendable {
@@ -34,21 +35,11 @@ final class WebSocketConnection: @unchecked Sendable {
         var timeoutSeconds: Int
     }
 
-    /// The lws context as other threads see it.
-    ///
-    /// `@unchecked Sendable`: other threads use it only for `lws_cancel_service`, which lws allows from any thread
-    /// while the context exists, and only under ``shared``'s lock, which the service thread holds to take it away
-    /// before `lws_context_destroy`.
-    struct ContextHandle: @unchecked Sendable {
-        let pointer: OpaquePointer
-
-        func wake() { lws_cancel_service(pointer) }
-    }
-
     /// The state other threads share with the service thread.
     struct Shared {
-        /// The lws context, while `lws_cancel_service` may be called on it.
-        var context: ContextHandle?
+        /// The lws context, while `lws_cancel_service` may be called on it (the service thread takes it away, under
+        /// the lock, before `lws_context_destroy`).
+        var context: LwsContextHandle?
         /// Messages waiting for the service thread, oldest first.
         var outgoing: [[UInt8]] = []
         /// The close this side asked for (sent once everything queued before it was written).
@@ -68,10 +59,10 @@ final class WebSocketConnection: @unchecked Sendable {
     /// The connection's handle as lws returned it, kept to recognise its `LWS_CALLBACK_WSI_DESTROY`.
     var clientWSI: OpaquePointer?
     var established = false
-    var assembler: MessageAssembler
-    var writing: OutgoingMessage?
-    /// Set once an incoming message went over the limit: the rest is dropped until the close with 1009 is out.
-    var tooLarge = false
+    /// The message being received; once one went over the limit (`overLimit`), the rest is dropped until the close
+    /// with 1009 is out.
+    var incoming: MessageAssembly
+    var writing: FragmentedMessage?
     var closingCause: WebSocketClosure.Cause?
     var peerClose: (code: Int?, reason: String)?
     /// How the connection ended, once it did: the service loop stops and reports it.
@@ -79,7 +70,7 @@ final class WebSocketConnection: @unchecked Sendable {
 
     init(_ settings: Settings) {
         self.settings = settings
-        self.assembler = MessageAssembler(limit: settings.maxMessageBytes)
+        self.incoming = MessageAssembly(limit: settings.maxMessageBytes)
     }
 
     /// Starts the service thread, which connects and reports to `onEvent`. The thread keeps this object alive until
@@ -118,21 +109,11 @@ final class WebSocketConnection: @unchecked Sendable {
     private func run() {
         let owner = UnsafeMutablePointer<Unmanaged<WebSocketConnection>?>.allocate(capacity: 1)
         owner.initialize(to: Unmanaged.passUnretained(self))
-        let strings = CStrings([
-            settings.subprotocol, settings.endpoint.address, settings.endpoint.webSocketPath,
-            settings.endpoint.hostHeader, settings.endpoint.origin,
-        ])
-        let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
-        protocols.initialize(
-            to: lws_protocols(
-                name: strings[0], callback: keyscopeClientCallback, per_session_data_size: 0,
-                rx_buffer_size: settings.receiveBufferBytes, id: 0, user: nil,
-                tx_packet_size: settings.fragmentBytes))
-        (protocols + 1).initialize(to: lws_protocols())
+        let memory = LwsContextMemory(
+            protocolName: settings.subprotocol, callback: keyscopeClientCallback,
+            rxBufferSize: settings.receiveBufferBytes, txPacketSize: settings.fragmentBytes)
         defer {
-            protocols.deinitialize(count: 2)
-            protocols.deallocate()
-            strings.free()
+            withExtendedLifetime(memory) {}
             owner.deinitialize(count: 1)
             owner.deallocate()
             onEvent(outcome ?? .failed(httpStatus: nil, reason: "the connection ended for an unknown reason"))
@@ -140,7 +121,7 @@ final class WebSocketConnection: @unchecked Sendable {
 
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
-        info.protocols = UnsafePointer(protocols)
+        info.protocols = UnsafePointer(memory.protocols)
         info.gid = -1
         info.uid = -1
         // Without it lws 4.1 sends "Origin: http://" + the origin given; the server wants exactly http://HOST:PORT.
@@ -153,16 +134,16 @@ final class WebSocketConnection: @unchecked Sendable {
             shared.withLock { $0.finished = true }
             return
         }
-        shared.withLock { $0.context = ContextHandle(pointer: context) }
+        shared.withLock { $0.context = LwsContextHandle(context) }
 
         var connectInfo = lws_client_connect_info()
         connectInfo.context = context
-        connectInfo.protocol = UnsafePointer(strings[0])
-        connectInfo.address = UnsafePointer(strings[1])
+        connectInfo.protocol = UnsafePointer(memory.protocolName)
+        connectInfo.address = UnsafePointer(memory.keep(settings.endpoint.address))
         connectInfo.port = Int32(settings.endpoint.port)
-        connectInfo.path = UnsafePointer(strings[2])
-        connectInfo.host = UnsafePointer(strings[3])
-        connectInfo.origin = UnsafePointer(strings[4])
+        connectInfo.path = UnsafePointer(memory.keep(settings.endpoint.webSocketPath))
+        connectInfo.host = UnsafePointer(memory.keep(settings.endpoint.hostHeader))
+        connectInfo.origin = UnsafePointer(memory.keep(settings.endpoint.origin))
         connectInfo.ssl_connection = 0
         let started = lws_client_connect_via_info(&connectInfo)
         if started == nil && outcome == nil {

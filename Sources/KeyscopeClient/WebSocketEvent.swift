@@ -1,7 +1,7 @@
 /// What a ``WebSocketConnection`` reports, on its service thread, in this order: at most one ``opened``, then
 /// ``message(_:)``s, then exactly one ``failed(httpStatus:reason:)`` (it never opened) or ``closed(_:)`` (it had
 /// opened). The last event comes after lws is torn down, so nothing of the connection runs after it.
-enum WebSocketEvent: Sendable {
+enum WebSocketEvent: Sendable, Hashable {
     /// The upgrade succeeded with the `keyscope.v1` subprotocol.
     case opened
     /// One whole message (its fragments joined).

@@ -2,7 +2,7 @@ import CJansson
 import Foundation
 import KeyscopeCore
 
-/// Builds the jansson tree of a StoreValue's JSON form (VALUES.md): colors, urls and non-finite numbers become
+/// Builds the jansson tree of a StoreValue's JSON form (docs/store.md): colors, urls and non-finite numbers become
 /// one-key tag objects, and object keys that begin with `$` get one more `$`.
 ///
 /// Nothing is dropped: jansson returns `NULL` for a real that is not finite (those never reach it, they are tagged)

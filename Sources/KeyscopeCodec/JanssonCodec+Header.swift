@@ -46,10 +46,11 @@ extension JanssonCodec {
     /// The header nests the stores' roots three levels down: header object, `stores` array, store object.
     private static let headerEnvelope = 3
 
-    /// Reads a header line (LOG-FORMAT.md "Line 1"): `format` must be `"keyscope-log"`, `version` the integer 1,
+    /// Reads a header line (docs/recording.md "Line 1"): `format` must be `"keyscope-log"`, `version` the integer 1,
     /// `createdAt` an RFC 3339 time, `stores` an array of `{"id", "version", "root"}` with object roots and no id
     /// twice; `source` is optional. Unknown keys are kept in ``RecordingHeader/extras``. A final `\n` may be
-    /// included.
+    /// included. A store id renamed since the header was written reads as its current form
+    /// (``KeyscopeCore/StoreID/recorded(_:)``).
     ///
     /// - Throws: ``JanssonCodecError``: ``JanssonCodecError/Code/invalidLogLine`` naming what is wrong, or a JSON
     ///   or value error.
@@ -129,7 +130,7 @@ extension JanssonCodec {
         guard case .object(let members) = value else {
             throw .invalidHeader("stores[\(index)] must be an object, not \(value.typeName)")
         }
-        guard case .string(let idText)? = members["id"], let id = StoreID(idText) else {
+        guard case .string(let idText)? = members["id"], let id = StoreID.recorded(idText) else {
             throw .invalidHeader("stores[\(index)] needs \"id\" as a store id (<scope>/<storage>)")
         }
         guard case .string(let versionText)? = members["version"], let version = SemanticVersion(parsing: versionText)

@@ -78,7 +78,8 @@ extension JanssonCodec {
 
     /// Reads one event line (the header line is not an event). Following LOG-FORMAT.md: unknown keys are ignored
     /// (they must still be valid JSON); a line with an `event` key is a store event and an unknown kind is an error;
-    /// any other line is a change, whose absent `txn` reads as `null`. A final `\n` may be included.
+    /// any other line is a change, whose absent `txn` reads as `null`. A final `\n` may be included. A store id
+    /// renamed since the line was written reads as its current form (``KeyscopeCore/StoreID/recorded(_:)``).
     ///
     /// ```swift
     /// let entry = try JanssonCodec.decodeLogEntry(Array(line.utf8))
@@ -116,7 +117,8 @@ extension JanssonCodec {
             throw JanssonCodecError(.invalidTime, "\"time\": \(error.message)")
         }
         let storeText = try text(line, "store")
-        guard let store = StoreID(storeText) else {
+        // Recordings made before a store id was renamed still read (`StoreID.recorded(_:)`).
+        guard let store = StoreID.recorded(storeText) else {
             throw .invalidLogLine("\"store\" is not a store id (<scope>/<storage>): \"\(storeText)\"")
         }
         if member(line, "event") != nil {
@@ -224,34 +226,44 @@ extension JanssonCodec {
     /// The UUID written as 36 characters `8-4-4-4-12` of hex digits in either case, as `UUID(uuidString:)` reads
     /// it, without Foundation's parser (which goes through `sscanf`).
     static func uuid(_ text: String) -> UUID? {
-        let utf8 = Array(text.utf8)
+        Array(text.utf8).withUnsafeBufferPointer { uuid(bytes: $0) }
+    }
+
+    /// ``uuid(_:)`` over UTF-8 bytes in place.
+    static func uuid(bytes utf8: UnsafeBufferPointer<UInt8>) -> UUID? {
         guard utf8.count == 36 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        var index = 0
-        while index < 36 {
-            if index == 8 || index == 13 || index == 18 || index == 23 {
-                guard utf8[index] == UInt8(ascii: "-") else { return nil }
-                index += 1
-                continue
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let valid = withUnsafeMutableBytes(of: &value) { out -> Bool in
+            var index = 0
+            var written = 0
+            while index < 36 {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard utf8[index] == UInt8(ascii: "-") else { return false }
+                    index += 1
+                    continue
+                }
+                guard let high = hexValue(utf8[index]), let low = hexValue(utf8[index + 1]) else { return false }
+                out[written] = high << 4 | low
+                written += 1
+                index += 2
             }
-            guard let high = hexValue(utf8[index]), let low = hexValue(utf8[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
+            return true
         }
-        return UUID(
-            uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
-                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-            ))
+        return valid ? UUID(uuid: value) : nil
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
+        let value = hexDigits[Int(byte)]
+        return value < 16 ? value : nil
+    }
+
+    /// The value of each byte as a hex digit, 0xFF for a byte that is not one.
+    private static let hexDigits: [UInt8] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
+        default: 0xFF
         }
     }
 }

@@ -9,7 +9,7 @@ extension JanssonCodec {
     /// let id = try? members?["id"]?.get()                           // .integer(7)
     /// if case .failure(let error)? = members?["value"] { … }        // invalidValue: $color must be "#RRGGBB"…
     /// ```
-    /// Keys are as written (the `$`-escape of VALUES.md applies to StoreValue objects, not to the envelope's own
+    /// Keys are as written (the `$`-escape of docs/store.md applies to StoreValue objects, not to the envelope's own
     /// keys); each value is decoded as by ``decode(_:maxDepth:)``, with the envelope counting as one level.
     /// - Throws: ``JanssonCodecError`` for text that is not JSON (``JanssonCodecError/Code/syntax``, with jansson's
     ///   line and column) or nests deeper than `maxDepth` (``JanssonCodecError/Code/tooDeep``), checked before

@@ -2,7 +2,7 @@ import CJansson
 public import KeyscopeCore
 
 extension JanssonCodec {
-    /// The patch as compact JSON with sorted keys, `{"new"?, "old"?, "op", "path"}` (VALUES.md "Patches"):
+    /// The patch as compact JSON with sorted keys, `{"new"?, "old"?, "op", "path"}` (docs/store.md "Patches"):
     /// byte for byte the core's `patch.jsonObject.jsonText(sortedKeys: true)`. The path is in canonical form.
     ///
     /// ```swift

@@ -5,7 +5,7 @@ public import KeyscopeCore
 ///
 /// - Encoding gives compact JSON with sorted keys: exactly `value.jsonText(sortedKeys: true)` of KeyscopeCore.
 /// - Decoding parses with jansson (`json_loadb` with `JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL`)
-///   and applies VALUES.md; it accepts exactly the texts `StoreValue(jsonText:)` accepts, with equal values.
+///   and applies docs/store.md; it accepts exactly the texts `StoreValue(jsonText:)` accepts, with equal values.
 /// - Input nested deeper than `maxDepth` is refused by a pre-scan before jansson sees it, and output is never built
 ///   deeper than `maxDepth`. A `maxDepth` above ``depthCeiling`` (jansson's own parser limit) counts as the ceiling.
 /// - A raw NUL byte anywhere is refused by the pre-scan too (jansson 2.14 drops one that follows a number or a
@@ -29,7 +29,7 @@ public enum JanssonCodec {
 
     // MARK: StoreValue
 
-    /// Decodes UTF-8 JSON bytes into a StoreValue (VALUES.md).
+    /// Decodes UTF-8 JSON bytes into a StoreValue (docs/store.md).
     ///
     /// ```swift
     /// try JanssonCodec.decode(Array(#"{"total": 3, "ratio": 3.0, "$$id": {"$number": "nan"}}"#.utf8))

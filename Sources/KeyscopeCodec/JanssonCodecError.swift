@@ -24,12 +24,12 @@ public struct JanssonCodecError: Error, Sendable, Hashable, CustomStringConverti
         public static let syntax = Code(.syntax)
         /// The text or the value nests deeper than the limit.
         public static let tooDeep = Code(.tooDeep)
-        /// Valid JSON that is not a valid StoreValue (VALUES.md): a bad tagged payload, or keys that are duplicates
+        /// Valid JSON that is not a valid StoreValue (docs/store.md): a bad tagged payload, or keys that are duplicates
         /// once `$`-unescaped.
         public static let invalidValue = Code(.invalidValue)
         /// jansson could not build a value (a constructor returned `NULL`, or an insertion failed).
         public static let unencodable = Code(.unencodable)
-        /// A valid JSON value that is not a LOG-FORMAT.md event line (a missing key, a wrong type…).
+        /// A valid JSON value that is not a docs/recording.md event line (a missing key, a wrong type…).
         public static let invalidLogLine = Code(.invalidLogLine)
         /// A time that is not RFC 3339 UTC with microseconds, or outside years 0000–9999.
         public static let invalidTime = Code(.invalidTime)
@@ -97,7 +97,7 @@ extension JanssonCodecError {
         JanssonCodecError(.invalidLogLine, "not a log event line: \(message)")
     }
 
-    /// A header line (line 1 of a recording) that breaks LOG-FORMAT.md: the same code as an event line's, the
+    /// A header line (line 1 of a recording) that breaks docs/recording.md: the same code as an event line's, the
     /// message without the event line's prefix.
     static func invalidHeader(_ message: String) -> JanssonCodecError {
         JanssonCodecError(.invalidLogLine, message)

@@ -2,7 +2,7 @@ import CJansson
 import Foundation
 import KeyscopeCore
 
-/// Turns a parsed jansson tree into a StoreValue by the rules of VALUES.md, as the core's reader does.
+/// Turns a parsed jansson tree into a StoreValue by the rules of StoreValue JSON (docs/store.md), as the core's reader does.
 ///
 /// jansson has already checked the syntax, UTF-8, escapes, raw key duplicates, the Int64 range of integers (its
 /// `json_int_t` is `long long`) and real overflow, and it keeps each number literal's kind (integer or real). This
@@ -113,7 +113,7 @@ struct JanssonReader {
         return .object(members)
     }
 
-    /// The key at an object iterator without its `$`-escape (VALUES.md: one leading `$`, a one-byte scalar, is
+    /// The key at an object iterator without its `$`-escape (docs/store.md: one leading `$`, a one-byte scalar, is
     /// dropped; not for envelope keys, `unescaping: false`), with the pre-scan's rewrite of control characters undone.
     private func key(_ iterator: UnsafeMutableRawPointer, unescaping: Bool = true) throws(JanssonCodecError) -> String {
         guard let start = json_object_iter_key(iterator) else { throw .missingChild() }

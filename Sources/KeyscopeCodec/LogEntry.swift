@@ -1,6 +1,6 @@
 public import KeyscopeCore
 
-/// One event line of a recording or of the wire's `changes` entries (LOG-FORMAT.md): a sequence number, a time and
+/// One event line of a recording or of the wire's `changes` entries (docs/recording.md): a sequence number, a time and
 /// what happened.
 ///
 /// ```swift

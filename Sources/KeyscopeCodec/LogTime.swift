@@ -153,6 +153,11 @@ public struct LogTime: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// ``init(rfc3339:)`` with a reason for a refusal.
     static func parse(_ bytes: [UInt8]) throws(JanssonCodecError) -> LogTime {
+        try bytes.withUnsafeBufferPointer { buffer throws(JanssonCodecError) in try parse(buffer) }
+    }
+
+    /// ``init(rfc3339:)`` with a reason for a refusal, over bytes in place (a log line decoder's).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JanssonCodecError) -> LogTime {
         func fail(_ reason: String) -> JanssonCodecError {
             JanssonCodecError(
                 .invalidTime,

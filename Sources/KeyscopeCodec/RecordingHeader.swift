@@ -1,6 +1,6 @@
 public import KeyscopeCore
 
-/// Line 1 of a recording (LOG-FORMAT.md): what the file is, when it began, where it came from, and the state of
+/// Line 1 of a recording (docs/recording.md): what the file is, when it began, where it came from, and the state of
 /// every store at that moment.
 ///
 /// ```swift
@@ -49,7 +49,7 @@ public struct RecordingHeader: Sendable, Hashable {
     public var source: Source?
     /// Every store's state when the recording began, in the order written.
     public var stores: [Store]
-    /// Members beyond the contract's, by key (values per VALUES.md); never one of the contract's keys.
+    /// Members beyond the contract's, by key (values per docs/store.md); never one of the contract's keys.
     public var extras: [String: StoreValue]
 
     public init(createdAt: LogTime, source: Source? = nil, stores: [Store], extras: [String: StoreValue] = [:]) {
@@ -59,6 +59,6 @@ public struct RecordingHeader: Sendable, Hashable {
         self.extras = extras
     }
 
-    /// The keys LOG-FORMAT.md gives the header; ``extras`` never holds one.
+    /// The keys docs/recording.md gives the header; ``extras`` never holds one.
     public static let contractKeys: Set<String> = ["format", "version", "createdAt", "source", "stores"]
 }

@@ -5,6 +5,7 @@ import KeyscopeInspector
 import KeyscopePreferences
 import KeyscopeSecrets
 import KeyscopeServer
+import Logging
 
 /// A small settings app that `scripts/record_fixtures.py` records for `fixtures/recordings/preferences-session.kslog`:
 /// preferences in a UserDefaults suite and tokens in a secret store (both scanned and mirrored by a
@@ -47,9 +48,9 @@ final class FixtureApp: Sendable {
         configuration.includeSuites = [Self.suite]
         configuration.includeServices = [Self.service]
         preferences = try PreferencesRepository(configuration: configuration, secrets: secrets)
-        let hub = InspectorHub(registry: .shared, options: HubOptions(deliveriesRefresh: nil))
-        hub.preferences = preferences
-        server = InspectorServer(hub: hub, options: options)
+        server = Inspector.makeServer(
+            options: options, hubOptions: HubOptions(deliveriesRefresh: nil),
+            features: [PreferencesFeature(preferences)], logger: Logger(label: "keyscope.fixture-maker"))
         try server.start()
     }
 

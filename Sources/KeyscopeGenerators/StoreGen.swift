@@ -403,7 +403,7 @@ extension StoreGen {
             return out
         }
 
-        /// VALUES.md `name`: one or more scalars other than `.`, `[`, `]`, `"`, White_Space and control characters.
+        /// StoreValue `name`: one or more scalars other than `.`, `[`, `]`, `"`, White_Space and control characters.
         public static func isName(_ key: String) -> Bool {
             !key.isEmpty
                 && key.unicodeScalars.allSatisfy { scalar in

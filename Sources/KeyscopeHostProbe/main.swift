@@ -58,7 +58,7 @@ if let port = options.port {
     do {
         let recordings = options.recordingsDirectory.map { RecordingLibrary(folder: $0) }
         if let handle = try Inspector.start(
-            options: serverOptions, tunables: tunables, recordings: recordings, force: true)
+            options: serverOptions, features: [TunablesFeature(tunables), RecordingsFeature(recordings)], force: true)
         {
             hub = handle.server.hub
             ProbeOutput.line("inspector \(handle.dashboardURL ?? "")")
@@ -68,7 +68,7 @@ if let port = options.port {
         ProbeOutput.line("inspector none")
     }
 } else {
-    let bare = InspectorHub(registry: .shared, tunables: tunables)
+    let bare = InspectorHub(registry: .shared, features: [TunablesFeature(tunables)])
     bare.start()
     hub = bare
 }

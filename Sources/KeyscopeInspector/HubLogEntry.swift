@@ -3,7 +3,7 @@ public import KeyscopeCodec
 public import KeyscopeCore
 import Synchronization
 
-/// What a log entry records: a change, or one of the store events of LOG-FORMAT.md.
+/// What a log entry records: a change, or one of the store events of docs/recording.md.
 public enum HubLogEvent: Sendable, Hashable {
     /// A write or a transaction: its patches, in order, and its transaction id.
     case change(StoreChange)
@@ -15,7 +15,7 @@ public enum HubLogEvent: Sendable, Hashable {
     case removed
 }
 
-/// One entry of the hub's log: an event with its global `seq` and its time, and its LOG-FORMAT.md line.
+/// One entry of the hub's log: an event with its global `seq` and its time, and its docs/recording.md line.
 ///
 /// ```swift
 /// if case .entries(let entries) = cursor.next() {
@@ -84,7 +84,7 @@ public final class HubLogEntry: @unchecked Sendable {
         return nil
     }
 
-    /// The entry as one LOG-FORMAT.md line without its final newline, keys sorted: for a change
+    /// The entry as one docs/recording.md line without its final newline, keys sorted: for a change
     /// `{"patches":[…],"seq":N,"store":"app/memory","time":"2026-…Z","txn":null}`, for a store event
     /// `{"event":"registered","root":{…},"seq":N,"store":…,"time":…,"version":"1.0.0"}`.
     ///
@@ -122,7 +122,7 @@ public final class HubLogEntry: @unchecked Sendable {
         // at most 64 KiB of it is asked of the stack, and a longer line moves to the heap once it outgrows that.
         return JSONBuffer.withScratch(capacity: min(max(1024, estimatedBytes + 64), 64 << 10)) { bytes in
             if let origin {
-                // FLEET.md: a change from another instance names it; "origin" sorts before "patches".
+                // docs/fleet.md: a change from another instance names it; "origin" sorts before "patches".
                 bytes.append(#"{"origin":"#)
                 bytes.appendJSONString(origin)
                 bytes.append(#","patches":["#)

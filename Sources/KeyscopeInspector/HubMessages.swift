@@ -1,7 +1,7 @@
 import KeyscopeCodec
 public import KeyscopeCore
 
-/// The bytes of the server-to-client messages the hub feeds (PROTOCOL.md "WebSocket"), made by concatenating parts
+/// The bytes of the server-to-client messages the hub feeds (docs/protocol.md "WebSocket"), made by concatenating parts
 /// that are already encoded: log lines are encoded once and shared by every client.
 ///
 /// ```swift

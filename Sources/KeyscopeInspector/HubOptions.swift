@@ -11,10 +11,12 @@ public struct HubOptions: Sendable, Hashable {
     /// The most bytes the log keeps, counted with ``HubLogEntry/estimatedBytes`` (the estimated size of each
     /// entry's JSON line; see there for what that costs and how close it is).
     public var maxBytes: Int
-    /// When set, ``InspectorHub/write(store:op:path:value:)``, ``InspectorHub/transaction(store:ops:)``,
-    /// ``InspectorHub/revert(seq:)``, ``InspectorHub/tune(key:value:)`` and
-    /// ``InspectorHub/replaceTunables(with:)`` refuse every request with `read_only` before looking at it.
+    /// When set, every write a client asks for (``InspectorHub/apply(_:to:transaction:)`` and every other write of
+    /// the hub and its features) is refused with `read_only` before it is looked at.
     public var readOnly: Bool
+    /// Why the hub is read-only, said in every refusal (`it was started read-only`);
+    /// `nil` says only that it is.
+    public var readOnlyReason: String?
     /// How often the hub checks the subscriptions' delivery counts and, when they moved, sends every client the
     /// subscription list again (so deliveries per second can be shown); `nil` sends it only when the set of
     /// subscriptions changes, as PROTOCOL.md requires at least.
@@ -26,9 +28,10 @@ public struct HubOptions: Sendable, Hashable {
     public var freedMemoryReturn: Duration?
 
     public init(
-        maxEntries: Int = 100_000, maxBytes: Int = 64 << 20, readOnly: Bool = false,
+        maxEntries: Int = 100_000, maxBytes: Int = 64 << 20, readOnly: Bool = false, readOnlyReason: String? = nil,
         deliveriesRefresh: Duration? = .seconds(1), freedMemoryReturn: Duration? = .seconds(5)
     ) {
+        self.readOnlyReason = readOnlyReason
         self.maxEntries = max(1, maxEntries)
         self.maxBytes = max(1, maxBytes)
         self.readOnly = readOnly

@@ -5,7 +5,7 @@ public struct HubStoreState: Sendable, Hashable {
     public let id: StoreID
     public let version: SemanticVersion
     public let root: StoreValue
-    /// How the live backend syncing the store is doing (FLEET.md "Visible state"); `nil` for other stores.
+    /// How the live backend syncing the store is doing (docs/fleet.md "Visible state"); `nil` for other stores.
     public let backend: BackendStatus?
 
     public init(id: StoreID, version: SemanticVersion, root: StoreValue, backend: BackendStatus? = nil) {
@@ -52,7 +52,7 @@ public struct HubSnapshot: Sendable, Hashable {
     /// The store with `id`, if the snapshot has it.
     public func store(_ id: StoreID) -> HubStoreState? { stores.first { $0.id == id } }
 
-    /// The PROTOCOL.md `snapshot` message:
+    /// The docs/protocol.md `snapshot` message:
     /// `{"type":"snapshot","seq":N,"stores":[{"id","root","scope","storage","version"}…],"subscriptions":[…]}`.
     public func messageBytes() -> [UInt8] {
         var bytes = Array(#"{"type":"snapshot","seq":"#.utf8)

@@ -1,4 +1,5 @@
 public import KeyscopeCore
+public import KeyscopeProtocol
 
 /// What one client `write` did: the seq of its change, and the key path it made out of nothing, so that a client can
 /// show a write to a misspelt path (`crat.total` makes a new top-level key `crat`) instead of it passing silently.

@@ -1,4 +1,5 @@
 import KeyscopeCore
+public import KeyscopeProtocol
 import Synchronization
 
 extension InspectorHub {

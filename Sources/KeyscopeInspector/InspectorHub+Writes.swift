@@ -1,5 +1,6 @@
 import Foundation
 public import KeyscopeCore
+public import KeyscopeProtocol
 import Synchronization
 
 /// One operation of a client's `write` or `transaction` request, as it came off the wire (not yet validated).
@@ -13,7 +14,7 @@ import Synchronization
 public struct HubWrite: Sendable, Hashable {
     /// `set`, `insert`, `remove` or `merge`.
     public var op: String
-    /// A key path in VALUES.md syntax.
+    /// A key path in docs/store.md syntax.
     public var path: String
     /// Required by `set`, `insert` and `merge` (an object); absent for `remove`.
     public var value: StoreValue?
@@ -53,14 +54,7 @@ extension InspectorHub {
         return try apply(operations, transactionID: UUID(), to: target)
     }
 
-    func refuseIfReadOnly() throws(HubError) {
-        guard !options.readOnly else {
-            throw HubError(
-                code: .readOnly,
-                message: "the inspector is read-only and refuses every write (`keyscope serve --read-only`, "
-                    + "`keyscope replay --serve` or HubOptions(readOnly: true)); write to a server that takes writes")
-        }
-    }
+    func refuseIfReadOnly() throws(HubError) { try checkWritable() }
 
     /// The registered store the hub knows with that id; `unknown_store` otherwise (also when the hub is stopped).
     func resolveStore(_ text: String) throws(HubError) -> any Store {
@@ -70,6 +64,9 @@ extension InspectorHub {
         }
         return try resolveStore(id)
     }
+
+    /// The registered store the hub knows with that id; `unknown_store` otherwise (also when the hub is stopped).
+    public func store(_ id: StoreID) throws(HubError) -> any Store { try resolveStore(id) }
 
     func resolveStore(_ id: StoreID) throws(HubError) -> any Store {
         guard state.withLock({ $0.running && $0.known[id] != nil }), let store = registry.store(id) else {
@@ -112,6 +109,23 @@ extension InspectorHub {
         }
     }
 
+    /// Applies operations to the store `id` through the hub's validated write path and returns the seq of the change
+    /// they made (`nil` when nothing changed). `transaction` makes them one change with one `txn` even when there is
+    /// only one. Checked in this order, nothing changed when a check fails: read-only (``checkWritable()``), the
+    /// store (`unknown_store`), then the store applies them all or nothing (`bad_path`, `type_mismatch`,
+    /// `out_of_range`, `too_large`…).
+    ///
+    /// ```swift
+    /// try hub.apply([.set(StoreKeyPath(segments: [.key("height")]), 64)], to: storeID)
+    /// ```
+    @discardableResult
+    public func apply(_ operations: [StoreOperation], to id: StoreID, transaction: Bool = false) throws(HubError)
+        -> Int?
+    {
+        try checkWritable()
+        return try apply(operations, transactionID: transaction ? UUID() : nil, to: try resolveStore(id))
+    }
+
     /// Applies validated operations and finds the seq the observer gave their change (see ``WriteTicket``).
     func apply(_ operations: [StoreOperation], transactionID: UUID?, to store: any Store) throws(HubError)
         -> Int?
@@ -129,8 +143,38 @@ extension InspectorHub {
         return entry.seq
     }
 
+    /// Runs `body` as one transaction of the store `id` and returns the seq of the change it made (`nil` when it
+    /// wrote nothing), for writes that decide what to write from the state they see (a feature replacing a whole set of keys). Read-
+    /// only and the store are checked first, as for ``apply(_:to:transaction:)``; then as
+    /// ``transactionSeq(on:errorContext:_:)``.
+    @discardableResult
+    public func applyTransaction(
+        on id: StoreID, errorContext: String = "",
+        _ body: (StoreTransaction) throws -> (before: StoreValue, after: StoreValue)?
+    ) throws(HubError) -> Int? {
+        try checkWritable()
+        return try transactionSeq(on: try resolveStore(id), errorContext: errorContext, body)
+    }
+
+    /// Runs a write that a feature makes through code of its own (a value saved somewhere else first, then mirrored
+    /// into the store `id`) and returns the seq of the change it made to `id`, or `nil`. Read-only is checked first.
+    /// The write's errors pass through; any other error is `bad_request`.
+    @discardableResult
+    public func seqOfWrite(to id: StoreID, _ write: () throws(HubError) -> Void) throws(HubError) -> Int? {
+        try checkWritable()
+        let ticket = WriteTicket(hub: self, storeID: id)
+        do {
+            try ticket.bound { try write() }
+        } catch let error as HubError {
+            throw error
+        } catch {
+            throw .badRequest("\(error)")
+        }
+        return ticket.entry?.seq
+    }
+
     /// Runs `body` as one transaction of `store` and returns the seq of the change it made, for writes whose body
-    /// decides what to write from the state it sees (revert, replacing the tunables). `body` returns the state it
+    /// decides what to write from the state it sees (revert, a feature replacing a set of keys). `body` returns the state it
     /// saw and the one it leaves, or `nil` when it writes nothing.
     ///
     /// The entry logged meanwhile counts as this write's only when it is a transaction's change that turns the first

@@ -14,7 +14,7 @@ import Synchronization
 /// let (snapshot, cursor) = hub.makeCursor()         // a new client
 /// send(snapshot.messageBytes())
 /// while let read = cursor.next(maxEntries: 1000, maxBytes: 1 << 20) { … }   // when the client is writable
-/// let seq = try hub.write(store: "app/memory", op: "set", path: "cart.total", value: 100)
+/// let seq = try hub.apply([.set("cart.total", 100)], to: StoreID("app/memory")!)
 /// ```
 ///
 /// **Under the store's lock.** The registry calls the hub's observer synchronously, under the lock of the store
@@ -73,27 +73,17 @@ public final class InspectorHub: Sendable {
     private let lifecycle = Mutex<ObservationToken?>(nil)
     /// Re-sends the subscription list when delivery counts moved (see ``refreshDeliveries()``), while running.
     private let deliveriesTimer = Mutex<(any DispatchSourceTimer)?>(nil)
-    /// The tunables clients may read and write (see ``tunables``); never held while calling out.
-    let tunablesSlot: Mutex<(any TunablesEndpoint)?>
+    /// The features added to the hub (see ``add(_:)``), in the order they were added; never held while calling out.
+    let featureList = Mutex<[any InspectorFeature]>([])
 
-    /// The feature endpoints attached after the hub was made (see ``preferences``, ``watches`` and ``recordings``).
-    struct Endpoints {
-        var preferences: (any PreferencesEndpoint)?
-        var watches: (any WatchesEndpoint)?
-        var recordings: (any RecordingsEndpoint)?
-    }
-    /// Never held while calling out.
-    let endpoints = Mutex(Endpoints())
-
-    /// A hub on `registry`; `tunables` are the tunable constants that `/tune` and the `tune` request serve (they
-    /// can also be attached later through ``tunables``).
+    /// A hub on `registry`, serving `features` (more can be added later with ``add(_:)``).
     public init(
-        registry: StoreRegistry = .shared, options: HubOptions = HubOptions(), tunables: (any TunablesEndpoint)? = nil
+        registry: StoreRegistry = .shared, options: HubOptions = HubOptions(), features: [any InspectorFeature] = []
     ) {
         self.registry = registry
         self.options = options
-        self.tunablesSlot = Mutex(tunables)
         self.freedMemory = options.freedMemoryReturn.map { FreedMemoryReturn(interval: $0) }
+        for feature in features { add(feature) }
     }
 
     deinit {

@@ -234,7 +234,7 @@ public final class HubRecorder: Sendable {
         }
     }
 
-    /// A subscription list in the PROTOCOL.md shape (one object per subscription and path).
+    /// A subscription list in the docs/protocol.md shape (one object per subscription and path).
     static func list(_ subscriptions: [SubscriptionInfo]) -> StoreValue {
         .array(subscriptions.flatMap(HubMessages.subscriptionObjects))
     }

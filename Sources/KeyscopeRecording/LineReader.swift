@@ -18,7 +18,7 @@ import Darwin
 /// }
 /// if lines.tornTailBytes > 0 { print("dropped \(lines.tornTailBytes) bytes after the last newline") }
 /// ```
-/// A last line without its `\n` is a torn tail (LOG-FORMAT.md): it is never returned, even when it would parse,
+/// A last line without its `\n` is a torn tail (docs/recording.md): it is never returned, even when it would parse,
 /// and never an error; ``tornTailBytes`` says how long it was once ``nextLine()`` has returned `nil`. A line longer
 /// than ``maxLineLength`` is an error (``RecordingError/Code/lineTooLong``), so memory stays bounded.
 ///

@@ -1,6 +1,6 @@
 import KeyscopeCore
 
-/// A key path pattern whose values a recording leaves out (docs/recording.md "Muting"): a key path (VALUES.md)
+/// A key path pattern whose values a recording leaves out (docs/recording.md "Muting"): a key path (docs/store.md)
 /// whose segments may be `*`, which matches any one name or index.
 ///
 /// ```swift
@@ -39,7 +39,7 @@ public struct MutePattern: Sendable, Hashable, CustomStringConvertible {
         self.segments = segments
     }
 
-    /// Parses a pattern: a key path as in VALUES.md in which `*` (a name segment) or `[*]` (a bracket segment)
+    /// Parses a pattern: a key path as in docs/store.md in which `*` (a name segment) or `[*]` (a bracket segment)
     /// matches any one key or index.
     ///
     /// - Throws: ``RecordingError`` with ``RecordingError/Code/badMutePattern``: the path does not parse (the

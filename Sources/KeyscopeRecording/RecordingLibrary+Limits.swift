@@ -1,5 +1,6 @@
 public import Foundation
 public import KeyscopeInspector
+public import KeyscopeProtocol
 
 extension RecordingLibrary {
     /// What recordings started by clients (``RecordingLibrary/start(_:hub:)``: `POST /api/recordings`, the

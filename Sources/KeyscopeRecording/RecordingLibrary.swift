@@ -2,6 +2,7 @@ public import Foundation
 import KeyscopeCodec
 public import KeyscopeCore
 public import KeyscopeInspector
+public import KeyscopeProtocol
 public import Logging
 import Synchronization
 
@@ -13,7 +14,7 @@ import Synchronization
 /// let library = RecordingLibrary(
 ///     folder: URL(fileURLWithPath: "/var/tmp/shop/recordings"),
 ///     offered: [URL(fileURLWithPath: "fixtures/recordings")])
-/// let inspector = try Inspector.start(recordings: library)   // or later: hub.recordings = library
+/// let inspector = try Inspector.start(features: [RecordingsFeature(library)])
 /// // at shutdown, so that every file ends cleanly:
 /// library.stopAll()
 /// ```

@@ -30,7 +30,7 @@ extension RecordingReader {
     /// let digest = try RecordingReader.replay(url).summary.stateDigest
     /// ```
     /// The file is read to its end even when `seq` comes earlier, so a bad line anywhere is an error (a bad log
-    /// has no state, LOG-FORMAT.md). `onEvent` is called after each event is applied, with the state then.
+    /// has no state, docs/recording.md). `onEvent` is called after each event is applied, with the state then.
     /// - Throws: a ``RecordingError`` (``RecordingError/Code/outOfRange`` when `seq` is negative or beyond the
     ///   last event), or what `onEvent` throws.
     public static func replay(

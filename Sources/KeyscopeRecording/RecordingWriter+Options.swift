@@ -1,6 +1,7 @@
 import Foundation
 public import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 extension RecordingWriter {
     /// How a writer bounds, masks and creates its file.

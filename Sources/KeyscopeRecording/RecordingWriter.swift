@@ -11,7 +11,7 @@ import Musl
 import Darwin
 #endif
 
-/// Writes a recording (LOG-FORMAT.md, docs/recording.md "The file"): the header when made, then one line per event,
+/// Writes a recording (docs/recording.md, docs/recording.md "The file"): the header when made, then one line per event,
 /// each with a single `write(2)` as soon as it is encoded, so that a crash loses at most the last partial line.
 ///
 /// ```swift
@@ -58,7 +58,7 @@ public final class RecordingWriter: Sendable {
     ///   - source: where the recording comes from (`name`, `host`, `pid`), when known.
     ///   - stores: every store's state when the recording begins, unmasked.
     ///   - liveSeq: the live service's seq of that state (the header's `liveSeq` extra), when there is one.
-    ///   - subscriptions: the service's subscription list then (PROTOCOL.md shape), when known.
+    ///   - subscriptions: the service's subscription list then (docs/protocol.md shape), when known.
     /// - Throws: ``RecordingError``: ``RecordingError/Code/io`` when the file exists (and ``Options/overwrite`` is
     ///   off) or cannot be created or written, ``RecordingError/Code/tooLarge`` when the header alone exceeds
     ///   ``Options/maxBytes`` (no file is made then), ``RecordingError/Code/badHeader`` when it cannot be encoded.
@@ -178,7 +178,7 @@ public final class RecordingWriter: Sendable {
         }
     }
 
-    /// Hands over the service's current subscription list (PROTOCOL.md `subscriptions` shape). When the set of
+    /// Hands over the service's current subscription list (docs/protocol.md `subscriptions` shape). When the set of
     /// subscriptions differs from the last one written (delivery counts are not compared: they move all the time),
     /// the next line written carries this list. Entries of muted stores are left out.
     public func noteSubscriptions(_ list: StoreValue) {

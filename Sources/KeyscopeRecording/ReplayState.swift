@@ -21,29 +21,30 @@ public struct ReplayState: Sendable, Hashable {
     /// One store: id, semantic version and root (always an object), as a header lists them.
     public typealias Store = RecordingHeader.Store
 
-    private var entries: [StoreID: Store] = [:]
-    /// The ids in registration order.
-    public private(set) var storeIDs: [StoreID] = []
+    /// Every store, in registration order.
+    public private(set) var stores: [Store] = []
+    /// Where each store is in ``stores``: one lookup per change, and the change's patches are applied in place.
+    private var positions: [StoreID: Int] = [:]
 
     /// The header's stores, in the header's order: the state at seq 0.
     public init(header: RecordingHeader) {
         for store in header.stores { add(store) }
     }
 
-    /// Every store, in registration order.
-    public var stores: [Store] { storeIDs.map { entries[$0]! } }
+    /// The ids in registration order.
+    public var storeIDs: [StoreID] { stores.map(\.id) }
 
     /// The store with `id`, if it is in the state.
-    public subscript(id: StoreID) -> Store? { entries[id] }
+    public subscript(id: StoreID) -> Store? { positions[id].map { stores[$0] } }
 
     /// The number of stores.
-    public var count: Int { storeIDs.count }
+    public var count: Int { stores.count }
 
     /// One JSON object: store id → root. This is what `keyscope state` prints.
     public var value: StoreValue {
         var object: [String: StoreValue] = [:]
-        object.reserveCapacity(entries.count)
-        for (id, store) in entries { object[id.description] = store.root }
+        object.reserveCapacity(stores.count)
+        for store in stores { object[store.id.description] = store.root }
         return .object(object)
     }
 
@@ -68,7 +69,7 @@ public struct ReplayState: Sendable, Hashable {
         case .change(let change):
             try apply(change, line: line)
         case .registered(let id, let version, let root):
-            guard entries[id] == nil else {
+            guard positions[id] == nil else {
                 throw RecordingError(
                     .patchDoesNotApply, line: line,
                     "store \(id) is registered while it is already in the state (it must be removed first)")
@@ -79,43 +80,44 @@ public struct ReplayState: Sendable, Hashable {
             }
             add(Store(id: id, version: version, root: root))
         case .reset(let id, let version):
-            guard entries[id] != nil else {
+            guard let position = positions[id] else {
                 throw RecordingError(
                     .patchDoesNotApply, line: line, "store \(id) is reset but is not in the state (never registered)")
             }
-            entries[id]!.root = .emptyObject
-            entries[id]!.version = version
+            stores[position].root = .emptyObject
+            stores[position].version = version
         case .removed(let id):
-            guard entries.removeValue(forKey: id) != nil else {
+            guard let position = positions.removeValue(forKey: id) else {
                 throw RecordingError(
                     .patchDoesNotApply, line: line, "store \(id) is removed but is not in the state (never registered)")
             }
-            storeIDs.removeAll { $0 == id }
+            stores.remove(at: position)
+            for later in position..<stores.count { positions[stores[later].id] = later }
         }
     }
 
     private mutating func add(_ store: Store) {
-        entries[store.id] = store
-        storeIDs.append(store.id)
+        positions[store.id] = stores.count
+        stores.append(store)
     }
 
     /// Applies the patches in place (no copy of the root); when one fails, those before it are undone with their
     /// inverses, which always apply to the state they left (VALUES.md: every patch is invertible from its fields).
     private mutating func apply(_ change: StoreChange, line: Int?) throws(RecordingError) {
         let id = change.storeID
-        guard entries[id] != nil else {
+        guard let position = positions[id] else {
             throw RecordingError(
                 .patchDoesNotApply, line: line,
                 "a change to store \(id), which is not in the state (not in the header, or removed)")
         }
         for (index, patch) in change.patches.enumerated() {
             do {
-                try entries[id]!.root.apply(patch: patch)
+                try stores[position].root.apply(patch: patch)
             } catch {
                 let undo = StoreChange(storeID: id, patches: Array(change.patches[..<index])).inverted()
                 for inverse in undo.patches {
                     // Cannot fail: each inverse meets exactly the value its patch left.
-                    try? entries[id]!.root.apply(patch: inverse)
+                    try? stores[position].root.apply(patch: inverse)
                 }
                 let count = change.patches.count
                 throw RecordingError(

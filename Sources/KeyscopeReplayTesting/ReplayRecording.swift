@@ -74,9 +74,10 @@ public final class StoreReplay {
     /// Where the stores are registered.
     public var registry: StoreRegistry { replayer.registry }
 
-    /// The live store with id `id` (a store id such as `app/memory`), if the replay has it now.
+    /// The live store with id `id` (a store id such as `app/memory`; one renamed since reads as its current form),
+    /// if the replay has it now.
     public func store(_ id: String) -> KeyValueStore? {
-        StoreID(id).flatMap { replayer.store($0) }
+        StoreID.recorded(id).flatMap { replayer.store($0) }
     }
 
     /// Applies every remaining event, as fast as possible unless `pace` says otherwise.

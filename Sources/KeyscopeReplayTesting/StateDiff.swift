@@ -10,7 +10,7 @@ public import KeyscopeCore
 /// // app/userPrefs: extra store, got {}
 /// ```
 /// The top level of a state is store id → root, so its keys are reported as stores; below them, paths are canonical
-/// key paths (VALUES.md). Values are compact JSON, cut at 80 characters.
+/// key paths (docs/store.md). Values are compact JSON, cut at 80 characters.
 public struct StateDiff: Sendable, Hashable, CustomStringConvertible {
     /// One line per difference, in key order (array elements in index order).
     public let differences: [String]

@@ -4,7 +4,7 @@ extension ServerOptions {
     /// The dashboard of the Keyscope package this server was built from (its `Public/`, found beside the sources,
     /// as SwiftPM checks the package out), or `nil` when it is not there (a binary copied elsewhere).
     ///
-    /// ``Inspector/start(registry:options:hubOptions:tunables:preferences:watches:recordings:force:logger:)`` and
+    /// ``Inspector/start(registry:options:hubOptions:features:force:logger:)`` and
     /// `InspectorService` serve it when ``publicDirectory`` is `nil`, so an embedding service's debug build shows the
     /// dashboard without configuration.
     public static var builtInDashboard: URL? {

@@ -1,30 +1,19 @@
 import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
-/// A client's request (PROTOCOL.md "Client to server"), read from one WebSocket message or one `POST /api/request`
+/// A client's request (docs/protocol.md "Client to server"), read from one WebSocket message or one `POST /api/request`
 /// body and checked for shape; the hub checks the rest (store, paths, values against the state).
-enum ClientRequest: Sendable, Hashable {
+enum ClientRequest: Sendable {
     case write(store: String, HubWrite)
     case transaction(store: String, [HubWrite])
     case revert(seq: Int)
     /// docs/recording.md "Rewind": every change after `seq` undone.
     case rewind(seq: Int)
     case resync
-    case tune(key: String, value: StoreValue)
-    /// A `tune` request with `"op": "remove"`.
-    case removeTunable(key: String)
-    case preference(PreferenceRequest)
-
-    /// A `preference` request's op (docs/preferences.md, "Edits and deletes").
-    enum PreferenceRequest: Sendable, Hashable {
-        /// Sets (or creates) one preference.
-        case set(PreferenceRef, StoreValue)
-        /// Deletes one preference.
-        case delete(PreferenceRef)
-        /// Rescans every source (allowed on a read-only server: it only reads).
-        case refresh
-    }
+    /// A request of a feature's type (``FeatureRequest``), with its members.
+    case feature(FeatureRequest, RequestMembers)
 
     /// Why a message is not a request, with the `id` to echo when one could be read.
     struct Refusal: Error, Sendable, Hashable {
@@ -32,16 +21,19 @@ enum ClientRequest: Sendable, Hashable {
         var error: HubError
     }
 
-    /// The request types that change state (refused by a read-only server before anything else is checked);
-    /// `preference` too, unless its `op` is `refresh`.
-    static let writeTypes: Set<String> = ["write", "transaction", "revert", "rewind", "tune", "preference"]
+    /// The built-in request types that change state (refused by a read-only server before anything else is
+    /// checked); a feature's request says itself whether it writes (``FeatureRequest/writes``).
+    static let writeTypes: Set<String> = ["write", "transaction", "revert", "rewind"]
 
-    /// Reads a message: its `id` (a string or number; `null` when missing) and its request. With `refusingWrites`,
-    /// a request of a ``writeTypes`` type (but a `preference` refresh) fails with that error before its other
+    /// The built-in request types, in the order the unknown-type message lists them.
+    static let builtInTypes = ["write", "transaction", "revert", "rewind", "resync"]
+
+    /// Reads a message: its `id` (a string or number; `null` when missing) and its request, one of the built-in
+    /// types or of `features`. With `refusingWrites`, a request that writes fails with that error before its other
     /// members are looked at.
-    static func parse(_ bytes: [UInt8], maxDepth: Int, refusingWrites: HubError? = nil)
-        -> (id: StoreValue, request: Result<ClientRequest, HubError>)
-    {
+    static func parse(
+        _ bytes: [UInt8], maxDepth: Int, features: [FeatureRequest] = [], refusingWrites: HubError? = nil
+    ) -> (id: StoreValue, request: Result<ClientRequest, HubError>) {
         let members: [String: Result<StoreValue, JanssonCodecError>]
         do {
             guard let object = try JanssonCodec.decodeMembers(bytes, maxDepth: maxDepth) else {
@@ -58,17 +50,27 @@ enum ClientRequest: Sendable, Hashable {
         default:
             return (.null, .failure(.badRequest("\"id\" must be a string or a number")))
         }
-        if let refusal = refusingWrites, case .success(.string(let type))? = members["type"],
-            writeTypes.contains(type), !isPreferenceRefresh(type: type, members)
+        let typed = RequestMembers(
+            members.mapValues { member in
+                switch member {
+                case .success(let value): .value(value)
+                case .failure(let error): .invalid(error.message)
+                }
+            })
+        let type = typed.peekString("type")
+        let feature = type.flatMap { type in features.first { $0.type == type } }
+        if let refusal = refusingWrites, let type,
+            writeTypes.contains(type) || feature?.writes(typed) == true
         {
             return (id, .failure(refusal))
         }
-        return (id, Result { () throws(HubError) in try request(members) })
+        if let feature { return (id, .success(.feature(feature, typed))) }
+        return (id, Result { () throws(HubError) in try request(members, featureTypes: features.map(\.type)) })
     }
 
-    private static func request(_ members: [String: Result<StoreValue, JanssonCodecError>]) throws(HubError)
-        -> ClientRequest
-    {
+    private static func request(
+        _ members: [String: Result<StoreValue, JanssonCodecError>], featureTypes: [String]
+    ) throws(HubError) -> ClientRequest {
         let reader = MemberReader(members: members)
         let type = try reader.string("type")
         switch type {
@@ -97,30 +99,17 @@ enum ClientRequest: Sendable, Hashable {
             return .rewind(seq: try rewindSeq(try reader.required("seq")))
         case "resync":
             return .resync
-        case "tune":
-            let key = try reader.string("key")
-            let op = members["op"] == nil ? "set" : try reader.string("op")
-            switch op {
-            case "set":
-                guard let value = try reader.value() else { throw .badRequest("tune needs a \"value\"") }
-                return .tune(key: key, value: value)
-            case "remove":
-                guard try reader.value() == nil else {
-                    throw .badRequest("a tune with \"op\": \"remove\" takes no \"value\"")
-                }
-                return .removeTunable(key: key)
-            default:
-                throw .badRequest("unknown tune \"op\" \"\(op)\"; use set (the default) or remove")
-            }
-        case "preference":
-            return .preference(try preference(reader))
         default:
             throw HubError(
                 code: .unknownType,
-                message:
-                    "unknown request type \"\(type)\"; use write, transaction, revert, rewind, resync, tune or preference"
-            )
+                message: "unknown request type \"\(type)\"; use " + orList(builtInTypes + featureTypes))
         }
+    }
+
+    /// `a, b or c`.
+    private static func orList(_ names: [String]) -> String {
+        guard let last = names.last, names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " or " + last
     }
 
     /// The `seq` of a rewind (the WebSocket request's member, or `POST /api/rewind`'s): an integer, 0 or more.
@@ -130,53 +119,6 @@ enum ClientRequest: Sendable, Hashable {
             throw .badRequest("\"seq\" must be an integer, 0 or more: the seq whose state to go back to")
         }
         return exact
-    }
-
-    /// Whether a message is a `preference` request whose `op` is `refresh` (a read, allowed on read-only servers).
-    private static func isPreferenceRefresh(
-        type: String, _ members: [String: Result<StoreValue, JanssonCodecError>]
-    ) -> Bool {
-        guard type == "preference", case .success(.string("refresh"))? = members["op"] else { return false }
-        return true
-    }
-
-    /// `{"type": "preference", "op": "set" | "delete" | "refresh", "source", "container", "key", "value"}`.
-    private static func preference(_ reader: MemberReader) throws(HubError) -> PreferenceRequest {
-        let ops = "set, delete or refresh"
-        let op = try reader.string("op", hint: ops)
-        switch op {
-        case "set":
-            let ref = try preferenceRef(reader)
-            guard let value = try reader.value() else {
-                throw .badRequest("a preference set needs \"value\": the preference's new value")
-            }
-            return .set(ref, value)
-        case "delete":
-            let ref = try preferenceRef(reader)
-            guard reader.members["value"] == nil else {
-                throw .badRequest("a preference delete takes no \"value\"; remove it, or use op set")
-            }
-            return .delete(ref)
-        case "refresh":
-            let extra = ["source", "container", "key", "value"].filter { reader.members[$0] != nil }
-            guard extra.isEmpty else {
-                throw .badRequest(
-                    "a preference refresh rescans every source and takes no "
-                        + extra.map { "\"\($0)\"" }.joined(separator: ", ") + "; remove it")
-            }
-            return .refresh
-        default:
-            throw .badRequest("unknown preference op \"\(op)\"; use \(ops)")
-        }
-    }
-
-    /// The `source`, `container` and `key` of a preference set or delete.
-    private static func preferenceRef(_ reader: MemberReader) throws(HubError) -> PreferenceRef {
-        let sources = PreferenceSource.allCases.map(\.rawValue).joined(separator: " or ")
-        let source = try PreferencePath.source(named: try reader.string("source", hint: sources))
-        let container = try reader.string("container", hint: "the UserDefaults suite or the secret service")
-        let key = try reader.string("key", hint: "the preference's key, or the secret's account")
-        return try PreferencePath.ref(source: source, container: container, key: key)
     }
 }
 

@@ -1,3 +1,5 @@
+import KeyscopeLws
+
 /// WebSocket clients whose socket is not read for the rest of a turn of the service loop, because they handed over
 /// ``piecesPerTurn`` pieces of a message in it: the loop reads them again once the turn is over.
 ///
@@ -9,7 +11,7 @@
 ///
 /// ```swift
 /// if core.heldReads.count(session) { /* paused until the turn ends */ }   // per piece received
-/// core.releaseHeldReads()                                                 // after each lws_service
+/// core.releaseHeldReads()                                                 // after each lws_service (serviced())
 /// ```
 /// Touched only by the service thread.
 struct HeldReads {

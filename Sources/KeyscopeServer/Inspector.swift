@@ -26,41 +26,25 @@ public enum Inspector {
         #endif
     }
 
-    /// Starts an inspector on `registry`; returns its handle, or `nil` in a release build without `force`.
+    /// Starts an inspector on `registry` serving `features`; returns its handle, or `nil` in a release build without
+    /// `force`.
     ///
-    /// `tunables` (whose store must be registered in `registry`) are served by `GET /tune`, `PUT /tune/:key/:value`,
-    /// `DELETE /tune/:key`, `POST /tune`, `GET /api/tunables` and the WebSocket `tune` request; without them those
-    /// answer `no_tunables`.
-    /// They can also be attached later: `handle.server.hub.tunables = …`.
-    ///
-    /// `preferences` (whose mirror stores are registered in `registry`) are served by `GET /api/preferences`,
-    /// `PUT` and `DELETE /api/preferences/:source/:container/:key`, `POST /api/preferences/refresh` and the
-    /// WebSocket `preference` request; `watches` by `GET /api/watches` and `POST /api/watches/refresh`. Without them
-    /// those answer `no_preferences` and `no_watches`; they too can be attached later (`hub.preferences = …`,
-    /// `hub.watches = …`).
-    ///
-    /// `recordings` (KeyscopeRecording's `RecordingLibrary(folder:offered:)`) are served by `GET` and
-    /// `POST /api/recordings`, `GET /api/recordings/<source>/<name>` and
-    /// `POST /api/recordings/recordings/<name>/stop` (docs/recording.md); without them those answer `no_recordings`
-    /// (or later: `hub.recordings = …`).
+    /// ```swift
+    /// try Inspector.start(features: [myFeature])     // each feature's module says how it is made
+    /// ```
+    /// Each feature brings its routes and requests (docs/architecture.md, "Features"); more can be added later with
+    /// `handle.server.hub.add(_:)`.
     /// - Throws: ``ServerError`` when the server cannot listen or an option is invalid (also logged as an error, so a
     ///   service that goes on without its inspector still says why).
     @discardableResult
     public static func start(
-        registry: StoreRegistry = .shared, options: ServerOptions = ServerOptions(),
-        hubOptions: HubOptions? = nil, tunables: (any TunablesEndpoint)? = nil,
-        preferences: (any PreferencesEndpoint)? = nil, watches: (any WatchesEndpoint)? = nil,
-        recordings: (any RecordingsEndpoint)? = nil, force: Bool = false,
-        logger: Logger = Logger(label: "keyscope.inspector")
+        registry: StoreRegistry = .shared, options: ServerOptions = ServerOptions(), hubOptions: HubOptions? = nil,
+        features: [any InspectorFeature] = [], force: Bool = false, logger: Logger = Logger(label: "keyscope.inspector")
     ) throws(ServerError) -> InspectorHandle? {
         guard isEnabledByDefault || force else { return nil }
-        var hubSettings = hubOptions ?? HubOptions()
-        hubSettings.readOnly = hubSettings.readOnly || options.readOnly
-        let hub = InspectorHub(registry: registry, options: hubSettings, tunables: tunables)
-        hub.preferences = preferences
-        hub.watches = watches
-        hub.recordings = recordings
-        let server = InspectorServer(hub: hub, options: options.servingBuiltInDashboard(), logger: logger)
+        let server = makeServer(
+            registry: registry, options: options.servingBuiltInDashboard(), hubOptions: hubOptions, features: features,
+            logger: logger)
         do {
             try server.start()
         } catch {
@@ -74,8 +58,20 @@ public enum Inspector {
         return handle
     }
 
-    /// Inspectors started by ``start(registry:options:hubOptions:tunables:preferences:watches:recordings:force:logger:)`` and
-    /// not yet stopped: they live here so that a dropped handle does not end them.
+    /// The one wiring of hub and server that every way of starting an inspector shares (``start(registry:options:
+    /// hubOptions:features:force:logger:)``, the service-lifecycle service, the `keyscope` commands): a hub on
+    /// `registry` with `features`, read-only when either set of options says so, and a server on it (not started).
+    public static func makeServer(
+        registry: StoreRegistry = .shared, options: ServerOptions, hubOptions: HubOptions? = nil,
+        features: [any InspectorFeature] = [], logger: Logger
+    ) -> InspectorServer {
+        var settings = hubOptions ?? HubOptions()
+        settings.readOnly = settings.readOnly || options.readOnly
+        let hub = InspectorHub(registry: registry, options: settings, features: features)
+        return InspectorServer(hub: hub, options: options, logger: logger)
+    }
+
+    /// Inspectors started by ``start(registry:options:hubOptions:features:force:logger:)`` and not yet stopped: they live here so that a dropped handle does not end them.
     static let running = Mutex<[InspectorHandle]>([])
 }
 

@@ -1,12 +1,13 @@
-import CLibWebSockets
 public import Foundation
 public import KeyscopeInspector
+import KeyscopeLws
+import KeyscopeProtocol
 public import Logging
 import Synchronization
 
 /// The inspector's HTTP and WebSocket server (libwebsockets): the dashboard's files, `/ws`, `/api/health`,
-/// `/api/snapshot`, `POST /api/request`, and the hub's tunables at `/tune` and `/api/tunables`, with every rule of
-/// PROTOCOL.md.
+/// `/api/snapshot`, `POST /api/request`, `POST /api/rewind` and every route of the hub's features, with every rule of
+/// docs/protocol.md.
 ///
 /// ```swift
 /// let hub = InspectorHub(registry: .shared)
@@ -25,7 +26,6 @@ public final class InspectorServer: Sendable {
 
     private struct Running {
         var core: ServerCore
-        var thread: Thread
         var done: DispatchSemaphore
         var port: Int
         var record: ServerRecord?
@@ -107,8 +107,9 @@ public final class InspectorServer: Sendable {
             let startedHub = !hub.isRunning
             let waker = core.waker
             hub.onAppend = { waker.wake() }
-            let service = ServiceThread(core: core)
-            let (thread, done) = service.launch()
+            let service = LwsServiceThread(
+                name: "keyscope-lws", settings: core.serviceSettings, logger: logger, service: core)
+            let done = service.launch()
             guard let port = service.waitUntilListening() else {
                 done.wait()
                 hub.onAppend = nil
@@ -117,8 +118,7 @@ public final class InspectorServer: Sendable {
             if startedHub { hub.start() }
             var record: ServerRecord?
             var recordFile: URL?
-            // An echo has no API for the CLI to find.
-            if options.writesServerRecord && !options.conformanceEcho {
+            if options.writesServerRecord {
                 let made = ServerRecord(host: options.host, port: port, token: token.value, name: options.name)
                 do {
                     recordFile = try made.write()
@@ -129,7 +129,7 @@ public final class InspectorServer: Sendable {
             }
             phase = .running(
                 Running(
-                    core: core, thread: thread, done: done, port: port, record: record, recordFile: recordFile,
+                    core: core, done: done, port: port, record: record, recordFile: recordFile,
                     startedHub: startedHub))
         }
     }
@@ -178,9 +178,6 @@ public final class InspectorServer: Sendable {
         }
         guard options.stalledClientTimeout >= .seconds(1) else {
             throw .invalidOption("the stalled-client timeout must be at least 1 second")
-        }
-        guard !options.conformanceEcho || options.isLoopback else {
-            throw .invalidOption("the conformance echo listens on loopback only, not on \(options.host)")
         }
     }
 }

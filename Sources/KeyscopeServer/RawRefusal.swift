@@ -1,4 +1,5 @@
 import CLibWebSockets
+import KeyscopeLws
 
 #if canImport(Glibc)
 import Glibc

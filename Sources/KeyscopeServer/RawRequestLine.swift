@@ -1,11 +1,8 @@
-import KeyscopeInspector
-
-/// A request line exactly as the client sent it (``RequestLineCapture``), nothing decoded: `METHOD TARGET VERSION`.
+/// A request line exactly as the client sent it (``RequestHeadCapture``), nothing decoded: `METHOD TARGET VERSION`.
 ///
 /// ```swift
-/// let line = RawRequestLine(Array("PUT /tune/a%2Fb/5?token=T HTTP/1.1".utf8))
-/// line?.path            // "/tune/a%2Fb/5"
-/// line?.tuneSegments    // ["a%2Fb", "5"]
+/// let line = RawRequestLine(Array("PUT /x/a%2Fb/5?token=T HTTP/1.1".utf8))
+/// line?.path            // "/x/a%2Fb/5"
 /// ```
 struct RawRequestLine: Sendable, Hashable {
     let method: String
@@ -21,41 +18,5 @@ struct RawRequestLine: Sendable, Hashable {
         }
         method = String(parts[0])
         path = String(parts[1].prefix { $0 != "?" })
-    }
-
-    /// Whether the path is `/tune` or under it (the routes that read the raw path).
-    var isTune: Bool { isAt(TunePath.root) }
-
-    /// The still-encoded segments after `/tune/` (`/tune/k/v` → `["k", "v"]`, `/tune/` → `[""]`); `nil` for `/tune`
-    /// itself and for paths not under it.
-    var tuneSegments: [Substring]? { segments(under: TunePath.root) }
-
-    /// Whether the path is `/api/preferences` or under it (the preference routes also read the raw path).
-    var isPreferences: Bool { isAt(PreferencePath.root) }
-
-    /// The still-encoded segments after `/api/preferences/` (`…/userDefaults/com.shop/a%2Fb` →
-    /// `["userDefaults", "com.shop", "a%2Fb"]`); `nil` for `/api/preferences` itself and for paths not under it.
-    var preferenceSegments: [Substring]? { segments(under: PreferencePath.root) }
-
-    /// Why a `/tune/…` or `/api/preferences/…` path cannot be decoded (a bad escape, a control character, not
-    /// UTF-8): lws could not pass such a request on intact, so the server refuses it as soon as it sees the line.
-    /// `nil` when the path is fine or under neither.
-    var undecodableSegment: HubError? {
-        do throws(HubError) {
-            for segment in tuneSegments ?? [] { _ = try TunePath.decode(segment: segment) }
-            for segment in preferenceSegments ?? [] { _ = try PreferencePath.decode(segment: segment) }
-        } catch {
-            return error
-        }
-        return nil
-    }
-
-    /// Whether the path is `root` or under it.
-    private func isAt(_ root: String) -> Bool { path == root || path.hasPrefix(root + "/") }
-
-    /// The still-encoded segments after `root/`; `nil` for `root` itself and for paths not under it.
-    private func segments(under root: String) -> [Substring]? {
-        guard path.hasPrefix(root + "/") else { return nil }
-        return path.dropFirst(root.count + 1).split(separator: "/", omittingEmptySubsequences: false)
     }
 }

@@ -1,5 +1,6 @@
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// Carries out one client request against the hub: the single validated way from a client back into the stores,
 /// for WebSocket messages and `POST /api/request` alike.
@@ -18,10 +19,11 @@ struct RequestExecutor: Sendable {
         var wantsResync: Bool = false
     }
 
-    /// Parses and executes one message. Read-only servers refuse writes before looking further (PROTOCOL.md).
+    /// Parses and executes one message. Read-only servers refuse writes before looking further (docs/protocol.md).
     func execute(_ bytes: [UInt8]) -> Outcome {
         let (id, parsed) = ClientRequest.parse(
-            bytes, maxDepth: maxJSONDepth, refusingWrites: readOnly ? Self.readOnlyError : nil)
+            bytes, maxDepth: maxJSONDepth, features: hub.features.flatMap(\.requests),
+            refusingWrites: isReadOnly ? hub.readOnlyRefusal : nil)
         let request: ClientRequest
         switch parsed {
         case .success(let value): request = value
@@ -47,34 +49,20 @@ struct RequestExecutor: Sendable {
                 var outcome = success(id, .object([:]))
                 outcome.wantsResync = true
                 return outcome
-            case .tune(let key, let value):
-                try refuseIfReadOnly()
-                return success(id, ServerMessages.seqResult(try hub.tune(key: key, value: value)))
-            case .removeTunable(let key):
-                try refuseIfReadOnly()
-                return success(id, ServerMessages.seqResult(try hub.removeTunable(key: key)))
-            case .preference(.set(let ref, let value)):
-                try refuseIfReadOnly()
-                return success(id, ServerMessages.seqResult(try hub.updatePreference(ref, value: value)))
-            case .preference(.delete(let ref)):
-                try refuseIfReadOnly()
-                return success(id, ServerMessages.seqResult(try hub.deletePreference(ref)))
-            case .preference(.refresh):
-                try hub.refreshPreferences()
-                return success(id, ServerMessages.seqResult(nil))
+            case .feature(let feature, let members):
+                if feature.writes(members) { try refuseIfReadOnly() }
+                return success(id, try feature.handle(members))
             }
         } catch {
             return failure(id, error)
         }
     }
 
-    static let readOnlyError = HubError(
-        code: .readOnly,
-        message: "the inspector is read-only and refuses every write (`keyscope serve --read-only`, "
-            + "`keyscope replay --serve` or HubOptions(readOnly: true)); write to a server that takes writes")
+    /// Whether writes are refused: the server's option or the hub's.
+    private var isReadOnly: Bool { readOnly || hub.options.readOnly }
 
     private func refuseIfReadOnly() throws(HubError) {
-        if readOnly { throw Self.readOnlyError }
+        if isReadOnly { throw hub.readOnlyRefusal }
     }
 
     private func success(_ id: StoreValue, _ result: StoreValue) -> Outcome {

@@ -1,4 +1,5 @@
 import CLibWebSockets
+import KeyscopeLws
 import Logging
 
 #if canImport(Glibc)

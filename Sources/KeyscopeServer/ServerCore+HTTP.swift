@@ -2,61 +2,92 @@ import CLibWebSockets
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeLws
+import KeyscopeProtocol
 import Logging
 
 /// Plain HTTP: the API endpoints and the static dashboard.
 extension ServerCore {
     /// A request's headers are in. Host comes first, before anything else is looked at.
     func http(_ wsi: OpaquePointer) -> Int32 {
-        _ = LwsLogging.takeParseFailure()
         let request = LwsRequest(wsi: wsi)
         let rawLine = requestLines.take(wsi).flatMap(RawRequestLine.init)
         if let refused = hostRefusal(request) { return LwsResponse.refuse(wsi, refused) }
         guard let (sentMethod, path) = request.methodAndPath else {
             return LwsResponse.error(wsi, status: 400, code: "bad_request", message: "the request line cannot be read")
         }
-        // PROTOCOL.md: every non-GET request with an Origin is checked (HEAD included).
+        // docs/protocol.md: every non-GET request with an Origin is checked (HEAD included).
         if sentMethod != "GET", let refused = originRefusal(request) { return LwsResponse.refuse(wsi, refused) }
         // Past the checks, HEAD is routed as GET: `LwsResponse.send` leaves the body out.
         let method = sentMethod == "HEAD" ? "GET" : sentMethod
-        let tune = TuneRoute(raw: rawLine, method: method, decodedPath: path)
-        let preference = PreferenceRoute(raw: rawLine, method: method, decodedPath: path)
-        guard tune != nil || preference != nil || Self.isProtected(path) else {
+        let table = routeTable()
+        let raw = rawLine.flatMap { $0.method == sentMethod ? $0 : nil }
+        guard table.isProtected(path) || (raw.map { table.isProtected($0.path) } ?? false) else {
             return staticFile(wsi, method: method, path: path)
         }
         guard authorized(request) else { return LwsResponse.refuse(wsi, .unauthorized) }
-        if let tune { return serveTune(wsi, request, tune) }
-        if let preference { return servePreferences(wsi, request, preference) }
-        if let recording = RecordingRoute(path: path) {
-            return serveRecordings(wsi, request, method: method, recording)
-        }
-        switch (method, path) {
-        case ("GET", "/api/health"):
-            return LwsResponse.json(
-                wsi, Array(#"{"ok":true,"protocol":\#(InspectorProtocol.version)}"#.utf8))
-        case ("GET", "/api/snapshot"):
-            return LwsResponse.json(wsi, hub.snapshot().messageBytes())
-        case ("GET", "/api/tunables"):
-            return tunablesPanel(wsi)
-        case ("POST", "/api/request"):
-            return beginBody(wsi, request, for: .request)
-        case ("POST", Self.rewindPath):
-            return beginBody(wsi, request, for: .rewind)
-        case ("GET", PreferencePath.watches):
-            return watchesPanel(wsi)
-        case ("POST", PreferencePath.watchesRefresh):
-            return beginOptionalBody(wsi, request, for: .watchesRefresh)
-        case (_, InspectorProtocol.webSocketPath):
+        switch table.match(method: method, decodedPath: path, raw: raw) {
+        case .route(let route, let rest):
+            return begin(
+                wsi, request, route,
+                call: ServerRoute.Call(
+                    method: FeatureRoute.Method(rawValue: method) ?? .get, path: path, rest: rest, json: nil, bytes: [])
+            )
+        case .methodNotAllowed(let allow, let routePath):
+            return methodNotAllowed(wsi, routePath, allow: allow.joined(separator: ", "))
+        case .unreadable(let prefix):
+            return hubError(
+                wsi,
+                .badRequest(
+                    "the path could not be read as it was sent; write it under \(prefix) with each segment "
+                        + "percent-encoded and without dot segments or empty segments"))
+        case .notFound where path == InspectorProtocol.webSocketPath:
             return LwsResponse.error(
                 wsi, status: 400, code: "bad_request",
                 message: "\(path) is the WebSocket endpoint: connect with a WebSocket client (subprotocol "
                     + "\(InspectorProtocol.subprotocol))")
-        case (_, "/api/health"), (_, "/api/snapshot"), (_, "/api/tunables"), (_, PreferencePath.watches):
-            return methodNotAllowed(wsi, path, allow: "GET")
-        case (_, "/api/request"), (_, Self.rewindPath), (_, PreferencePath.watchesRefresh):
-            return methodNotAllowed(wsi, path, allow: "POST")
-        default:
+        case .notFound:
             return LwsResponse.error(wsi, status: 404, code: "not_found", message: "no endpoint \(method) \(path)")
+        }
+    }
+
+    /// The route table for the hub's features as they are now (rebuilt when a feature was added).
+    func routeTable() -> RouteTable {
+        let count = hub.featureCount
+        if let cached = routes, cached.featureCount == count { return cached.table }
+        let table = RouteTable(builtIn: builtInRoutes(), features: hub.features)
+        routes = (count, table)
+        return table
+    }
+
+    /// Starts a routed request: the read-only refusal of a route that writes, then its body (if it takes one), then
+    /// its handler.
+    private func begin(_ wsi: OpaquePointer, _ request: LwsRequest, _ route: ServerRoute, call: ServerRoute.Call)
+        -> Int32
+    {
+        if route.writes, options.readOnly || hub.options.readOnly {
+            return hubError(wsi, route.readOnlyRefusal ?? hub.readOnlyRefusal)
+        }
+        switch route.body {
+        case .none:
+            return answer(wsi, route.run(call))
+        case .optionalJSON:
+            guard Self.hasBody(request) else { return completed(wsi, PendingBody(route: route, call: call)) }
+            return beginBody(wsi, request, PendingBody(route: route, call: call))
+        case .json, .bytes:
+            return beginBody(wsi, request, PendingBody(route: route, call: call))
+        }
+    }
+
+    /// Sends what a route's handler answered.
+    func answer(_ wsi: OpaquePointer, _ answer: ServerRoute.Answer) -> Int32 {
+        switch answer {
+        case .json(let value, let status):
+            return LwsResponse.json(wsi, value.jsonBytes(sortedKeys: true), status: status)
+        case .bytes(let bytes, let status): return LwsResponse.json(wsi, bytes, status: status)
+        case .error(let error): return hubError(wsi, error)
+        case .file(let path, let type, let headers):
+            return sendFile(wsi, path: path, contentType: type, headers: headers)
         }
     }
 
@@ -71,14 +102,7 @@ extension ServerCore {
 
     /// A refusal of the hub as an HTTP error, with the status of its code.
     func hubError(_ wsi: OpaquePointer, _ error: HubError) -> Int32 {
-        LwsResponse.error(wsi, status: Self.status(for: error.code), code: error.code.rawValue, message: error.message)
-    }
-
-    /// Paths that need the token: everything but the dashboard's files (and whatever ``TuneRoute`` or
-    /// ``PreferenceRoute`` reads from the request line as sent).
-    static func isProtected(_ path: String) -> Bool {
-        path == "/api" || path.hasPrefix("/api/") || path == InspectorProtocol.webSocketPath || path == "/tune"
-            || path.hasPrefix("/tune/")
+        LwsResponse.error(wsi, status: error.code.httpStatus, code: error.code.rawValue, message: error.message)
     }
 
     // MARK: Static files
@@ -117,32 +141,19 @@ extension ServerCore {
 
     // MARK: Bodies
 
-    /// A request body being received, and the endpoint it is for.
+    /// A request body being received, and the route it is for.
     struct PendingBody {
-        enum Purpose: Hashable {
-            /// `POST /api/request`: one protocol request.
-            case request
-            /// `POST /tune`: the new set of tunables.
-            case tunables
-            /// `PUT /api/preferences/:source/:container/:key`: `{"value": …}` for that preference.
-            case preference(PreferenceRef)
-            /// `POST /api/preferences/refresh` with a body (empty or `{}`).
-            case preferencesRefresh
-            /// `POST /api/watches/refresh` with a body (empty or `{}`).
-            case watchesRefresh
-            /// `POST /api/rewind`: `{"seq": N}`.
-            case rewind
-            /// `POST /api/recordings` with a body: the recording's options.
-            case recordingStart
-            /// `POST /api/recordings/recordings/<name>/stop` with a body (empty or `{}`).
-            case recordingStop(name: String)
-        }
-
-        let purpose: Purpose
+        let route: ServerRoute
+        var call: ServerRoute.Call
         var bytes: [UInt8] = []
         /// Set for a body sent with `Transfer-Encoding: chunked`, which the server decodes itself (lws 4.1 neither
         /// decodes it nor reports its end).
         var chunked: ChunkedDecoder?
+
+        init(route: ServerRoute, call: ServerRoute.Call) {
+            self.route = route
+            self.call = call
+        }
 
         /// Decodes the next bytes of a chunked body into ``bytes``; returns whether the body is whole.
         mutating func receiveChunked(_ input: UnsafeRawBufferPointer, limit: Int) throws(ChunkedDecoder.Failure)
@@ -153,21 +164,9 @@ extension ServerCore {
         }
     }
 
-    /// A `POST` whose body is optional and that only reads state (the refreshes, starting and stopping
-    /// recordings): answered at once as one with an empty body when it announces none, else received with every
-    /// write's checks (media type, size) but not refused on a read-only server.
-    func beginOptionalBody(_ wsi: OpaquePointer, _ request: LwsRequest, for purpose: PendingBody.Purpose) -> Int32 {
-        guard Self.hasBody(request) else { return completed(wsi, PendingBody(purpose: purpose)) }
-        return beginBody(wsi, request, for: purpose, refusingReadOnly: false)
-    }
-
-    /// Checks a write's media type and declared length, then waits for its body. A read-only server refuses the
-    /// request first, unless `refusingReadOnly` is off (the refreshes, which only read). A request that announces no
-    /// body (no `Content-Length`, or 0) is answered at once as one with an empty body: lws would never call back.
-    func beginBody(
-        _ wsi: OpaquePointer, _ request: LwsRequest, for purpose: PendingBody.Purpose, refusingReadOnly: Bool = true
-    ) -> Int32 {
-        if refusingReadOnly, options.readOnly { return hubError(wsi, RequestExecutor.readOnlyError) }
+    /// Checks a body's media type and declared length, then waits for it. A request that announces no body (no
+    /// `Content-Length`, or 0) is answered at once as one with an empty body: lws would never call back.
+    private func beginBody(_ wsi: OpaquePointer, _ request: LwsRequest, _ pending: PendingBody) -> Int32 {
         let type = request.value(WSI_TOKEN_HTTP_CONTENT_TYPE) ?? ""
         let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard mediaType == "application/json" else {
@@ -183,8 +182,8 @@ extension ServerCore {
         if let declared = request.value(WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap(Int.init), !bodyBudgetAllows(declared) {
             return bodiesBusy(wsi)
         }
-        guard Self.hasBody(request) else { return completed(wsi, PendingBody(purpose: purpose)) }
-        var pending = PendingBody(purpose: purpose)
+        guard Self.hasBody(request) else { return completed(wsi, pending) }
+        var pending = pending
         if request.value(WSI_TOKEN_HTTP_CONTENT_LENGTH) == nil,
             let coding = request.value(WSI_TOKEN_HTTP_TRANSFER_ENCODING)
         {
@@ -240,26 +239,22 @@ extension ServerCore {
         return completed(wsi, body)
     }
 
-    /// A whole body is in: hands it to its endpoint.
+    /// A whole body is in: hands it to its route.
     private func completed(_ wsi: OpaquePointer, _ body: PendingBody) -> Int32 {
-        switch body.purpose {
-        case .request:
-            let outcome = executor.execute(body.bytes)
-            let status = outcome.error.map { Self.status(for: $0.code) } ?? 200
-            return LwsResponse.json(wsi, outcome.reply, status: status)
-        case .tunables:
-            return replaceTunables(wsi, body.bytes)
-        case .preference(let ref):
-            return setPreference(wsi, ref, body.bytes)
-        case .preferencesRefresh, .watchesRefresh:
-            return runRefresh(wsi, body.purpose, body.bytes)
-        case .rewind:
-            return rewindBodyCompleted(wsi, body.bytes)
-        case .recordingStart:
-            return startRecording(wsi, body.bytes)
-        case .recordingStop(let name):
-            return stopRecording(wsi, name: name, body.bytes)
+        var call = body.call
+        switch body.route.body {
+        case .bytes:
+            call.bytes = body.bytes
+        case .json, .optionalJSON:
+            do throws(HubError) {
+                call.json = try jsonBody(body.bytes)
+            } catch {
+                return hubError(wsi, error)
+            }
+        case .none:
+            break
         }
+        return answer(wsi, body.route.run(call))
     }
 
     /// 413, then the connection closes: the rest of the body is not read.
@@ -267,19 +262,5 @@ extension ServerCore {
         LwsResponse.error(
             wsi, status: 413, code: HubError.Code.tooLarge.rawValue,
             message: "the body is over the server's limit of \(options.maxBodyBytes) bytes")
-    }
-
-    /// The HTTP status of an error code, for `POST /api/request` replies and the `/tune`, `/api/preferences`,
-    /// `/api/watches`, `/api/recordings` and `/api/rewind` endpoints.
-    static func status(for code: HubError.Code) -> Int {
-        switch code {
-        case .readOnly: 403
-        case .unknownStore, .unknownKey, .noTunables, .noPreferences, .noWatches, .noRecordings, .notFound: 404
-        case .conflict: 409
-        case .tooLarge: 413
-        case .tooMany: 429
-        case .noSpace: 507
-        default: 400
-        }
     }
 }

@@ -1,17 +1,20 @@
 import CLibWebSockets
 import KeyscopeInspector
+import KeyscopeLws
+import KeyscopeProtocol
 import Logging
 
-/// The request line as sent, before lws parses it (see ``RequestLineCapture``): kept for the `/tune` and
-/// `/api/preferences` routes, and a `/tune/…` or `/api/preferences/…` path that cannot be decoded refused at once,
-/// while lws could still mangle it.
+/// The request line as sent, before lws parses it (see ``RequestHeadCapture``): kept for the routes that read the
+/// path as sent (``KeyscopeInspector/FeatureRoute/PathForm/asSent(advice:)``), and a path under them that cannot be
+/// decoded refused at once, while lws could still mangle it.
 extension ServerCore {
     /// Hands the capture's ``ReadinessWatch`` to lws as a raw file descriptor, so that lws's own poll tells when a
     /// held connection has news (`LWS_CALLBACK_RAW_RX_FILE`). Called once, when the context exists.
     func adoptCaptureWatch(_ vhost: OpaquePointer) {
         let watch = requestLines.watch
         guard watch.isValid else {
-            logger.warning("no readiness watch for request lines: paths under /tune may arrive decoded by lws")
+            logger.warning(
+                "no readiness watch for request lines: routes that read the path as sent get the decoded one")
             return
         }
         let adopted = lws_adopt_descriptor_vhost(
@@ -19,7 +22,7 @@ extension ServerCore {
         watch.handedToLws(adopted: adopted != nil)
         captureWatchWSI = adopted
         if adopted == nil {
-            logger.warning("lws refused the readiness watch: paths under /tune may arrive decoded by lws")
+            logger.warning("lws refused the readiness watch: routes that read the path as sent get the decoded one")
         }
     }
 
@@ -56,19 +59,45 @@ extension ServerCore {
         if wsi == captureWatchWSI { captureWatchWSI = nil }
     }
 
-    /// Refuses a request for `/tune/…` or `/api/preferences/…` whose path segments do not decode (a bad escape
-    /// such as `%zz`, a control character such as `%0A`, bytes that are not UTF-8) with 400 `bad_request`, before
-    /// lws parses it: lws would answer a bad escape with its own HTML 403 and cut the request line at a decoded
-    /// line break. Like lws's own refusals of requests it cannot parse, this comes before the Host and token checks.
-    /// The socket is held (lws reads no more of it) and closed from its timer.
+    /// Refuses, before lws parses it, a request that lws would mangle or drop without a word: a head over the header
+    /// limit or with more extension offers than lws takes (431 `too_large`), and a path under a route that reads it
+    /// as sent whose segments do not decode (a bad escape such as `%zz`, a control character such as `%0A`, bytes
+    /// that are not UTF-8: 400 `bad_request`; lws would answer a bad escape with its own HTML 403 and cut the line at
+    /// a decoded line break). Like lws's own refusals, this comes before the Host and token checks. The socket is
+    /// held (lws reads no more of it) and closed from its timer.
     private func screen(_ wsi: OpaquePointer) {
-        guard let line = requestLines.line(wsi).flatMap(RawRequestLine.init),
-            let error = line.undecodableSegment
-        else { return }
-        RawRefusal.send(wsi, Refusal(status: 400, code: error.code.rawValue, message: error.message))
+        guard let head = requestLines.head(wsi) else { return }
+        let refusal: Refusal
+        if head.isTooLarge {
+            refusal = Self.headersTooLarge(options.maxHeaderBytes)
+        } else if head.extensionOffersLength > ExtensionOffers.maxBytes {
+            refusal = Refusal(
+                status: 431, code: "too_large",
+                message: "the Sec-WebSocket-Extensions offers are over \(ExtensionOffers.maxBytes) bytes; the "
+                    + "server takes no extension, so send none")
+        } else if let problem = head.lineProblem ?? head.targetProblem {
+            refusal = Refusal(status: 400, code: "bad_request", message: problem)
+        } else if let line = head.line.flatMap(RawRequestLine.init), let error = routeTable().undecodableSegment(line) {
+            refusal = Refusal(status: 400, code: error.code.rawValue, message: error.message)
+        } else {
+            return
+        }
+        refuseEarly(wsi, refusal)
+    }
+
+    /// Answers a connection before lws parsed its request, then holds it until its timer closes it.
+    func refuseEarly(_ wsi: OpaquePointer, _ refusal: Refusal) {
+        RawRefusal.send(wsi, refusal)
         _ = lws_rx_flow_control(wsi, Int32(LWS_RXFLOW_REASON_FLAG_PROCESS_NOW))
         refusedEarly.insert(wsi)
         connections.advance(wsi, to: .answering)
         lws_set_timer_usecs(wsi, 1)
+    }
+
+    /// 431 for a request head over the limit.
+    static func headersTooLarge(_ limit: Int) -> Refusal {
+        Refusal(
+            status: 431, code: "too_large",
+            message: "the request line and headers are over the server's limit of \(limit) bytes")
     }
 }

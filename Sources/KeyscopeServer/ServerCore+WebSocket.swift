@@ -1,6 +1,8 @@
 import CLibWebSockets
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeLws
+import KeyscopeProtocol
 
 /// WebSocket connections: the upgrade checks, the session's stream, and requests from the client.
 extension ServerCore {
@@ -19,11 +21,12 @@ extension ServerCore {
         let request = LwsRequest(wsi: wsi)
         let session: WebSocketSession
         if let resume = request.query("resume").flatMap(Int.init), resume >= 0 {
-            session = WebSocketSession(wsi: wsi, cursor: hub.makeCursor(resumingAfter: resume))
+            session = WebSocketSession(
+                wsi: wsi, cursor: hub.makeCursor(resumingAfter: resume), maxMessageBytes: options.maxMessageBytes)
             session.enqueue(ServerMessages.hello(name: options.name, readOnly: options.readOnly, resumed: true))
         } else {
             let (snapshot, cursor) = hub.makeCursor()
-            session = WebSocketSession(wsi: wsi, cursor: cursor)
+            session = WebSocketSession(wsi: wsi, cursor: cursor, maxMessageBytes: options.maxMessageBytes)
             session.enqueue(ServerMessages.hello(name: options.name, readOnly: options.readOnly, resumed: false))
             session.enqueue(snapshot.messageBytes())
         }
@@ -39,7 +42,7 @@ extension ServerCore {
         // Once over the limit, the rest of the message (and anything after it) is ignored until the close goes
         // out from the writable callback: returning -1 here can crash lws 4.1 when more frames are buffered.
         guard !session.incoming.overLimit else { return 0 }
-        switch session.incoming.receive(wsi, input, length, limit: options.maxMessageBytes) {
+        switch session.incoming.receive(wsi, input, length) {
         case .partial:
             _ = heldReads.count(session)  // a message in many small pieces: the rest waits for the next turn
             return 0
@@ -85,16 +88,8 @@ extension ServerCore {
         if session.queuedBytes <= Self.maxQueuedBytes / 2, session.queuedCount < Self.maxQueuedMessages / 2 {
             session.reading.setPaused(false, on: wsi)
         }
-        if session.incoming.overLimit {
-            var reason = Array("message over \(options.maxMessageBytes) bytes".utf8)
-            lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, &reason, reason.count)
-            return -1
-        }
-        if session.closing {
-            var reason = Array("server shutting down".utf8)
-            lws_close_reason(wsi, LWS_CLOSE_STATUS_GOINGAWAY, &reason, reason.count)
-            return -1
-        }
+        if session.incoming.overLimit { return WebSocketClose.messageTooLarge(wsi, limit: options.maxMessageBytes) }
+        if session.closing { return WebSocketClose.goingAway(wsi) }
         guard var message = session.nextMessage(maxEntries: Self.frameEntries, maxBytes: Self.frameBytes) else {
             writeAgainIfNeeded(session)
             settleStall(session)

@@ -2,6 +2,8 @@ import CLibWebSockets
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeLws
+import KeyscopeProtocol
 import Logging
 import Synchronization
 
@@ -30,15 +32,12 @@ final class ServerCore: @unchecked Sendable {
     var sessions: [OpaquePointer: WebSocketSession] = [:]
     /// Clients not read for the rest of this turn of the service loop (see ``HeldReads``).
     var heldReads = HeldReads()
-    /// The conformance echo's connections (``ServerOptions/conformanceEcho``), and the protocol name lws reads
-    /// (set by the service thread for the context's life).
-    var echoSessions: [OpaquePointer: EchoSession] = [:]
-    var echoSubprotocol: UnsafeMutablePointer<CChar>?
-    /// The request bodies being received (`POST /api/request`, `POST /tune`, `PUT /api/preferences/…`, the
-    /// refreshes), with what each is for.
+    /// The request bodies being received, with the route each is for.
     var bodies: [OpaquePointer: PendingBody] = [:]
+    /// The route table and how many features it was made from (see ``routeTable()``).
+    var routes: (featureCount: Int, table: RouteTable)?
     /// Each connection's request line as the client sent it (lws hands over only a decoded path).
-    var requestLines: RequestLineCapture
+    var requestLines: RequestHeadCapture
     /// The capture's readiness watch as lws polls it (a raw file wsi); `nil` before the context exists.
     var captureWatchWSI: OpaquePointer?
     /// Every client connection, its stage, and who makes room past ``ServerOptions/maxConnections``.
@@ -74,7 +73,7 @@ final class ServerCore: @unchecked Sendable {
         self.files = files
         self.logger = logger
         self.executor = RequestExecutor(hub: hub, readOnly: options.readOnly, maxJSONDepth: options.maxJSONDepth)
-        self.requestLines = RequestLineCapture(maxHeaderBytes: options.maxHeaderBytes)
+        self.requestLines = RequestHeadCapture(maxHeaderBytes: options.maxHeaderBytes)
         self.connections = ConnectionTable(capacity: options.maxConnections)
         self.policy = HostPolicy(
             port: options.port, extraHosts: options.allowedHosts, extraOrigins: options.allowedOrigins)
@@ -96,17 +95,26 @@ final class ServerCore: @unchecked Sendable {
 
     var forced: Bool { forcedFlag.load(ordering: .sequentiallyConsistent) }
 
+    // MARK: The service thread's hooks
+
+    /// The settings of the service thread's context.
+    var serviceSettings: LwsServiceThread.Settings {
+        // Text that is not UTF-8 is left to the JSON parser (a bad request never closes the connection, see
+        // docs/protocol.md), so lws does not validate it.
+        var settings = LwsServiceThread.Settings(
+            host: options.host, port: options.port, protocolName: InspectorProtocol.subprotocol,
+            callback: serverCallback, maxHeaderBytes: options.maxHeaderBytes,
+            headerTimeoutSeconds: Int(options.headerTimeout.components.seconds))
+        settings.nice = options.serviceThreadNice
+        return settings
+    }
+
     // MARK: The lws callback
 
     func handle(
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
         _ input: UnsafeMutableRawPointer?, _ length: Int
     ) -> Int32 {
-        if options.conformanceEcho, let answer = handleEcho(wsi, reason, input, length) {
-            if reason == LWS_CALLBACK_ESTABLISHED { connections.advance(wsi, to: .webSocket) }
-            if reason == LWS_CALLBACK_HTTP { connections.advance(wsi, to: .answering) }
-            return answer
-        }
         switch reason {
         case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
             accepted(wsi)
@@ -159,33 +167,6 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
-    /// The core serving a connection (through its context's user pointer).
-    static func of(_ wsi: OpaquePointer) -> ServerCore? {
-        guard let context = lws_get_context(wsi), let raw = lws_context_user(context) else { return nil }
-        return Unmanaged<ServerCore>.fromOpaque(raw).takeUnretainedValue()
-    }
-
-    /// lws is dropping a request it could not parse (see ``LwsLogging``): say why before the socket closes.
-    func answer(_ wsi: OpaquePointer, _ failure: LwsLogging.ParseFailure) {
-        switch failure {
-        case .tooLarge:
-            RawRefusal.send(
-                wsi,
-                Refusal(
-                    status: 431, code: "too_large",
-                    message:
-                        "the request line and headers are over the server's limit of \(options.maxHeaderBytes) bytes"))
-        case .malformed:
-            RawRefusal.send(
-                wsi,
-                Refusal(
-                    status: 400, code: "bad_request",
-                    message: "the request cannot be parsed (a bad escape such as %00, or a broken request line)"))
-        case .answered:
-            break
-        }
-    }
-
     // MARK: Wake-ups and shutdown
 
     private func wokenUp() {
@@ -209,35 +190,19 @@ final class ServerCore: @unchecked Sendable {
     private func beginStop() {
         stopping = true
         for session in sessions.values { session.closing = true }
-        for session in echoSessions.values {
-            session.closing = true
-            lws_callback_on_writable(session.wsi)
-        }
         if !hasClients { finished = true }
     }
 
     /// Whether any WebSocket client is still connected.
-    var hasClients: Bool { !sessions.isEmpty || !echoSessions.isEmpty }
+    var hasClients: Bool { !sessions.isEmpty }
 
     // MARK: Checks shared by HTTP and upgrades
 
     /// The Host rule (checked before anything else): `nil` when the request may go on.
-    func hostRefusal(_ request: LwsRequest) -> Refusal? {
-        switch policy.checkHost(request.values(WSI_TOKEN_HOST)) {
-        case .allowed: nil
-        case .forbidden(let message): Refusal(status: 403, code: "forbidden", message: message)
-        case .malformed(let message): Refusal(status: 400, code: "bad_request", message: message)
-        }
-    }
+    func hostRefusal(_ request: LwsRequest) -> Refusal? { policy.hostRefusal(request) }
 
     /// The Origin rule, for upgrades and non-GET requests: only a request that has an Origin is checked.
-    func originRefusal(_ request: LwsRequest) -> Refusal? {
-        guard let origin = request.value(WSI_TOKEN_ORIGIN), !policy.allowsOrigin(origin) else { return nil }
-        return Refusal(
-            status: 403, code: "forbidden",
-            message: "Origin \"\(origin)\" may not use this server; open the dashboard from this server, or start it "
-                + "with --allow-origin \(origin)")
-    }
+    func originRefusal(_ request: LwsRequest) -> Refusal? { policy.originRefusal(request) }
 
     /// Whether the request carries this server's token.
     func authorized(_ request: LwsRequest) -> Bool {
@@ -245,12 +210,10 @@ final class ServerCore: @unchecked Sendable {
         return token.matches(presented.utf8)
     }
 
-    /// Every rule an upgrade must pass, in order: Host, Origin, then for the inspector its path, the token and the
-    /// extension offers lws can answer; for the conformance echo, the offers and a subprotocol list lws can read
-    /// (adopting the first name, see ``adoptSubprotocol(_:)``). `nil` when it may go on.
+    /// Every rule an upgrade must pass, in order: Host, Origin, its path, the token and the extension offers lws can
+    /// answer. `nil` when it may go on.
     func upgradeRefusal(_ request: LwsRequest) -> Refusal? {
         if let refused = hostRefusal(request) ?? originRefusal(request) { return refused }
-        if options.conformanceEcho { return ExtensionOffers.refusal(request) ?? adoptSubprotocol(request) }
         guard request.methodAndPath?.path == InspectorProtocol.webSocketPath else {
             return Refusal(
                 status: 404, code: "not_found", message: "the WebSocket endpoint is \(InspectorProtocol.webSocketPath)")

@@ -1,8 +1,9 @@
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
-/// The server-to-client messages that are not the hub's (`hello`, `reply`) and the JSON error body of HTTP.
+/// The server-to-client messages that are not the hub's (`hello`, `reply`); HTTP error bodies are ``KeyscopeLws/Refusal``'s.
 enum ServerMessages {
     /// `{"type":"hello","protocol":1,"server":{"name","version","pid"},"readOnly":…,"resumed":…}`.
     static func hello(name: String, readOnly: Bool, resumed: Bool) -> [UInt8] {
@@ -32,11 +33,5 @@ enum ServerMessages {
     /// The `result` of a request that changes state: `{"seq": N}` or `{"seq": null}`.
     static func seqResult(_ seq: Int?) -> StoreValue {
         .object(["seq": seq.map { .integer(Int64($0)) } ?? .null])
-    }
-
-    /// HTTP error bodies: `{"error":{"code":…,"message":…}}`.
-    static func httpError(code: String, message: String) -> [UInt8] {
-        StoreValue.object(["error": .object(["code": .string(code), "message": .string(message)])])
-            .jsonBytes(sortedKeys: true)
     }
 }

@@ -1,7 +1,9 @@
 public import Foundation
 import KeyscopeCore
+import KeyscopeLws
+import KeyscopeProtocol
 
-/// How an ``InspectorServer`` listens, whom it lets in, and its limits. The defaults are PROTOCOL.md's: loopback,
+/// How an ``InspectorServer`` listens, whom it lets in, and its limits. The defaults are the protocol's: loopback,
 /// port 8081, a random token, 16 KiB of headers, 4 MiB bodies and messages, 10 s to send the headers; and 256
 /// connections (docs/hardening.md lists every limit).
 ///
@@ -60,17 +62,9 @@ public struct ServerOptions: Sendable, Hashable {
     /// keeps the priority of the thread that started the server. Values are clamped to 0…19 (a thread may lower its
     /// priority, not raise it).
     public var serviceThreadNice: Int = 10
-    /// Conformance mode, off by default: instead of the inspector, answer every WebSocket upgrade (any path, any or
-    /// no subprotocol, no token) with an echo of each message, through the same framing, reassembly and limits,
-    /// with UTF-8 checked on text (close 1007). Plain HTTP gets 404 and no server record is written. Loopback only:
-    /// it is what the Autobahn suite runs against (`keyscope serve --echo`, `make conformance`).
-    public var conformanceEcho: Bool = false
 
     public init() {}
 
     /// Whether ``host`` is a loopback address or name.
-    public var isLoopback: Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
-    }
+    public var isLoopback: Bool { HostPolicy.isLoopback(host) }
 }

@@ -1,4 +1,4 @@
-import CLibWebSockets
+import KeyscopeLws
 import Synchronization
 
 /// What other threads use to wake the service thread: the lws context to cancel a service wait on, and the flag that
@@ -9,7 +9,7 @@ import Synchronization
 /// nothing back, so the hub keeps no server alive through it.
 final class ServiceWaker: Sendable {
     /// The context while the service loop runs (set and cleared by the service thread).
-    let context = Mutex<ContextHandle?>(nil)
+    let context = Mutex<LwsContextHandle?>(nil)
     /// Set by the first append after it was cleared, so that a burst of changes costs one `lws_cancel_service` at
     /// most. Cleared only by a client that runs dry (`ServerCore.writeAgainIfNeeded`): while it stays set, clients
     /// find new entries from their writable callbacks, and with no client at all appends wake nobody (a new client
@@ -30,8 +30,6 @@ final class ServiceWaker: Sendable {
 
     /// Makes the service thread's `lws_service` return, whatever the flag says (stop requests).
     func cancelServiceWait() {
-        context.withLock { context in
-            if let context { lws_cancel_service(context.pointer) }
-        }
+        context.withLock { $0?.wake() }
     }
 }

@@ -1,6 +1,7 @@
 import CLibWebSockets
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeLws
 
 /// One WebSocket client: its cursor in the hub's log, the messages waiting for it, and the message it is receiving.
 /// Touched only by the service thread.
@@ -11,7 +12,7 @@ final class WebSocketSession {
     private var outbox = Outbox<[UInt8]>()
     /// The message being received (binary ones are refused: requests are text). Once one went over the size limit,
     /// the next writable callback closes with 1009.
-    var incoming = MessageAssembly()
+    var incoming: MessageAssembly
     /// Set on shutdown: the next writable callback closes with 1001.
     var closing = false
     /// The buffer of the last message sent, emptied, for the next `changes` frame (see ``recycle(_:)``).
@@ -24,9 +25,10 @@ final class WebSocketSession {
     /// entries (issue 8's soak: 135 lists and 2 `changes` frames in 10 s per client at 10,000 changes/s).
     static let listIntervalWhileBehind = Duration.milliseconds(250)
 
-    init(wsi: OpaquePointer, cursor: HubCursor) {
+    init(wsi: OpaquePointer, cursor: HubCursor, maxMessageBytes: Int) {
         self.wsi = wsi
         self.cursor = cursor
+        self.incoming = MessageAssembly(limit: maxMessageBytes)
     }
 
     /// Bytes waiting in the outbox. A client that sends requests and never reads the replies would grow it without
@@ -107,40 +109,5 @@ final class WebSocketSession {
         queuedBytes -= message.count
         queuedCount -= 1
         return message
-    }
-}
-
-/// A message ready for `lws_write`: the payload after `headroom` bytes that lws may overwrite (`LWS_PRE`), sent as
-/// text unless `binary`.
-struct OutgoingMessage {
-    var bytes: [UInt8]
-    let headroom: Int
-    let binary: Bool
-
-    init(bytes: [UInt8], headroom: Int, binary: Bool = false) {
-        self.bytes = bytes
-        self.headroom = headroom
-        self.binary = binary
-    }
-
-    /// Copies a payload behind fresh headroom.
-    init(payload: [UInt8], binary: Bool = false) {
-        let headroom = kws_pre()
-        var bytes = [UInt8](repeating: 0, count: headroom)
-        bytes.reserveCapacity(headroom + payload.count)
-        bytes += payload
-        self.init(bytes: bytes, headroom: headroom, binary: binary)
-    }
-
-    /// Sends it as one message; whatever the socket does not take now, lws sends before the next writable callback.
-    /// Returns false when the connection failed.
-    mutating func write(to wsi: OpaquePointer) -> Bool {
-        let length = bytes.count - headroom
-        let headroom = self.headroom
-        let protocolKind = binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT
-        return bytes.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return false }
-            return lws_write(wsi, base + headroom, length, protocolKind) >= length
-        }
     }
 }

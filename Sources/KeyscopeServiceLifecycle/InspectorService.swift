@@ -13,7 +13,7 @@ public import ServiceLifecycle
 /// let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
 /// try await group.run()
 /// ```
-/// Like ``KeyscopeServer/Inspector/start(registry:options:hubOptions:tunables:preferences:watches:recordings:force:logger:)``,
+/// Like ``KeyscopeServer/Inspector/start(registry:options:hubOptions:features:force:logger:)``,
 /// it exists only in debug builds unless `force` is set. A service runs once: its server cannot be started again
 /// after it stopped.
 public struct InspectorService: Service {
@@ -21,23 +21,16 @@ public struct InspectorService: Service {
     public let server: InspectorServer
     let logger: Logger
 
-    /// `nil` in a release build without `force`. `tunables`, `preferences`, `watches` and `recordings` are served
-    /// as by
-    /// ``KeyscopeServer/Inspector/start(registry:options:hubOptions:tunables:preferences:watches:recordings:force:logger:)``.
+    /// `nil` in a release build without `force`. `features` are served as by
+    /// ``KeyscopeServer/Inspector/start(registry:options:hubOptions:features:force:logger:)``.
     public init?(
         registry: StoreRegistry = .shared, options: ServerOptions = ServerOptions(), hubOptions: HubOptions? = nil,
-        tunables: (any TunablesEndpoint)? = nil, preferences: (any PreferencesEndpoint)? = nil,
-        watches: (any WatchesEndpoint)? = nil, recordings: (any RecordingsEndpoint)? = nil, force: Bool = false,
-        logger: Logger = Logger(label: "keyscope.inspector")
+        features: [any InspectorFeature] = [], force: Bool = false, logger: Logger = Logger(label: "keyscope.inspector")
     ) {
         guard Inspector.isEnabledByDefault || force else { return nil }
-        var settings = hubOptions ?? HubOptions()
-        settings.readOnly = settings.readOnly || options.readOnly
-        let hub = InspectorHub(registry: registry, options: settings, tunables: tunables)
-        hub.preferences = preferences
-        hub.watches = watches
-        hub.recordings = recordings
-        self.server = InspectorServer(hub: hub, options: options.servingBuiltInDashboard(), logger: logger)
+        self.server = Inspector.makeServer(
+            registry: registry, options: options.servingBuiltInDashboard(), hubOptions: hubOptions, features: features,
+            logger: logger)
         self.logger = logger
     }
 

@@ -4,9 +4,9 @@ import KeyscopeCore
 /// `defaults-set SUITE KEY PLIST-JSON`, `defaults-remove SUITE KEY`, `defaults-get SUITE KEY`, `defaults-dump SUITE`:
 /// raw UserDefaults keys, written the way an app writes them (no Keyscope store), for the preference tests.
 ///
-/// Values are property-list values in JSON text (VALUES.md): strings, integers, numbers, booleans, arrays and
+/// Values are property-list values in JSON text (docs/store.md): strings, integers, numbers, booleans, arrays and
 /// objects as they are, and two escaped forms for the rest: `{"$$date": "2026-11-21T10:00:00Z"}` is a date and
-/// `{"$$data": "AQID"}` is data (base64); inside JSON an object key `$$date` is the key `$date`, per VALUES.md.
+/// `{"$$data": "AQID"}` is data (base64); inside JSON an object key `$$date` is the key `$date`, per docs/store.md.
 /// Output uses the same forms: `defaults-get` prints the value on one line (or `missing`), `defaults-dump` the whole
 /// suite as one object, keys sorted; booleans and numbers are told apart as Foundation stores them.
 ///

@@ -36,7 +36,7 @@ public enum Fixtures {
         try Data(contentsOf: url(relativePath))
     }
 
-    /// The fixture at `relativePath`, read with the strict StoreValue JSON reader of VALUES.md.
+    /// The fixture at `relativePath`, read with the strict StoreValue JSON reader of docs/store.md.
     ///
     /// - Throws: Foundation's file error, or ``StoreValueJSONError`` when the file is not valid StoreValue JSON.
     public static func json(_ relativePath: String) throws -> StoreValue {

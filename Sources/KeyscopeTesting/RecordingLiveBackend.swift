@@ -36,6 +36,9 @@ public final class RecordingLiveBackend: LiveBackendAdapter {
     /// The sync of `namespace`, once a store opened it.
     public func sync(_ namespace: String) -> Sync? { syncs.withLock { $0[namespace] } }
 
+    /// Every namespace a store started syncing, sorted.
+    public var namespaces: [String] { syncs.withLock { $0.keys.sorted() } }
+
     /// One store's side: what it heard, and a way in for remote changes.
     public final class Sync: BackendSync {
         public let link: BackendLink

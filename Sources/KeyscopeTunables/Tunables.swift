@@ -54,7 +54,7 @@ public final class Tunables: Sendable {
     let file: TunablesFile
     /// The checks every write and every new set of values passes.
     let rules: TunablesRules
-    private let watcher: TunablesFileWatcher?
+    private let watcher: FileWatcher?
     /// The store subscription that saves changes; `nil` once stopped.
     private let saving: Mutex<AnyCancellable?>
 
@@ -116,7 +116,7 @@ public final class Tunables: Sendable {
         self.saving = Mutex<AnyCancellable?>(
             store.publisher(for: .root, label: "keyscope.tunables: saves to \(fileURL.lastPathComponent)")
                 .sink { [weak file] _ in file?.storeChanged() })
-        let mode: TunablesFileWatcher.Mode?
+        let mode: FileWatcher.Mode?
         switch watching {
         case .off: mode = nil
         case .polling(let interval): mode = .polling(interval: interval)
@@ -128,7 +128,7 @@ public final class Tunables: Sendable {
             #endif
         }
         self.watcher = mode.map { mode in
-            TunablesFileWatcher(fileURL: fileURL, mode: mode, logger: logger) { [weak file] in file?.fileChanged() }
+            FileWatcher(fileURL: fileURL, mode: mode, logger: logger) { [weak file] in file?.fileChanged() }
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import KeyscopeCore
 
-/// The values file's form: one flat JSON object of tunable key → value (VALUES.md), and the one way a whole new set
+/// The values file's form: one flat JSON object of tunable key → value (docs/store.md), and the one way a whole new set
 /// of values reaches the store.
 enum TunablesDocument {
     /// The values in `data`, or ``TunablesError/Code/badFile`` naming `path`, the byte offset and the reason.

@@ -1,4 +1,5 @@
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// Why a tunables operation failed. Nothing changed (in memory or on disk) when one is thrown, except for
 /// ``Code/io`` from ``Tunables/flush()``, which reports a save that did not happen.

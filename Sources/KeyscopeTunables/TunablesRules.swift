@@ -1,5 +1,6 @@
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// The checks every change to the tunables passes, whoever makes it: this library's writes, the inspector's
 /// clients (through ``Tunables``' `TunablesEndpoint` conformance), an edit of the file, and the files at open.

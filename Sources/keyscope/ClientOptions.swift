@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KeyscopeClient
 import KeyscopeInspector
+import KeyscopeProtocol
 import Synchronization
 
 /// The options every client command shares: which server to talk to and its token.

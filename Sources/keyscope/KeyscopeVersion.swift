@@ -1,4 +1,5 @@
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// The version `keyscope --version` prints.
 enum KeyscopeVersion {

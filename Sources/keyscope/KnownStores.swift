@@ -14,16 +14,29 @@ enum KnownStores {
         (snapshot["stores"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }.sorted()
     }
 
-    /// The message for `id`, which is not one of `ids`.
+    /// The message for `id`, which is not one of `ids`. A store's former id (a secret mirror's
+    /// `app/backend:secrets.<service>`) names the store's id now.
     static func unknown(_ id: String, among ids: [String]) -> String {
         let listed = ids.isEmpty ? "the server has no stores" : "its stores: \(ids.joined(separator: ", "))"
+        if let renamed = renamed(id, among: ids) {
+            return "no store \"\(id)\" on the server: secret mirrors are app/secrets:<service> stores now; "
+                + "did you mean \(renamed)? (\(listed))"
+        }
         guard let closest = closest(to: id, among: ids) else { return "no store \"\(id)\" on the server (\(listed))" }
         return "no store \"\(id)\" on the server; did you mean \(closest)? (\(listed))"
     }
 
+    /// The current id of a store `id` names by its former id (``KeyscopeCore/StoreID/current``), when `ids` has it.
+    static func renamed(_ id: String, among ids: [String]) -> String? {
+        guard let current = StoreID(id)?.current.description, current != id, ids.contains(current) else { return nil }
+        return current
+    }
+
     /// The id of `ids` nearest to `id` when it is near enough to be a misspelling: at most a quarter of its
-    /// characters (and at least two) added, removed, changed or swapped.
+    /// characters (and at least two) added, removed, changed or swapped; or the store's id now when `id` is its
+    /// former one.
     static func closest(to id: String, among ids: [String]) -> String? {
+        if let renamed = renamed(id, among: ids) { return renamed }
         let limit = max(2, id.count / 4)
         let ranked = ids.map { (id: $0, distance: distance(id, $0)) }.filter { $0.distance <= limit }
         return ranked.min { ($0.distance, $0.id) < ($1.distance, $1.id) }?.id

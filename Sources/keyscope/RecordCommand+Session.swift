@@ -102,7 +102,7 @@ struct RecordSession {
         nextLiveSeq = Int(seq) + 1
     }
 
-    /// A `changes` entry's line read as a log event (LOG-FORMAT.md), through the same codec as a file's lines.
+    /// A `changes` entry's line read as a log event (docs/recording.md), through the same codec as a file's lines.
     private static func entry(_ line: [UInt8]) throws -> LogEntry {
         do {
             return try JanssonCodec.decodeLogEntry(line)

@@ -14,7 +14,7 @@ import Musl
 import Darwin
 #endif
 
-/// `keyscope record`: writes a running inspector's change log to a `.kslog` file (LOG-FORMAT.md).
+/// `keyscope record`: writes a running inspector's change log to a `.kslog` file (docs/recording.md).
 ///
 /// ```
 /// $ keyscope record -o checkout.kslog --duration 30s --mute user.payment

@@ -3,6 +3,7 @@ import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopePreferences
+import KeyscopeProtocol
 import KeyscopeRecording
 import KeyscopeServer
 import KeyscopeTunables
@@ -14,19 +15,16 @@ import Glibc
 import Darwin
 #endif
 
-/// `keyscope serve --demo`: the inspector server on a demo service whose stores change on their own; `keyscope serve
-/// --echo`: the same server as a bare WebSocket echo, for the Autobahn conformance suite.
+/// `keyscope serve --demo`: the inspector server on a demo service whose stores change on their own.
 ///
 /// ```
 /// $ keyscope serve --demo --port 0 --rate 50
 /// Keyscope dashboard: http://127.0.0.1:40123/?token=…
-/// $ keyscope serve --echo --port 9001 --max-message 20MiB
-/// Keyscope echo: ws://127.0.0.1:9001/
 /// ```
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the inspector (dashboard, WebSocket stream, HTTP API) for a demo service, or an echo.",
+        abstract: "Serve the inspector (dashboard, WebSocket stream, HTTP API) for a demo service.",
         discussion: """
             With --demo, starts a demo service (a cart, a checkout scenario, persisted settings) that changes its \
             stores --rate times per second, and the inspector on it; --demo-keys N adds a still product catalog of \
@@ -49,8 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
             The demo keeps settings in a UserDefaults suite (com.keyscope.demo, under $XDG_CONFIG_HOME or \
             ~/.config), tokens in a secret store (--secrets) and three statuses in com.keyscope.demo.status; the \
             inspector scans every suite and secret service it finds (Preferences tab, /api/preferences) and serves \
-            the statuses and watch rules (Watches tab, /api/watches). Secrets are redacted unless --reveal-secrets; \
-            see docs/preferences.md.
+            the statuses and watch rules (Watches tab, /api/watches). Secrets are redacted unless --reveal-secrets, \
+            and their mirror stores (app/secrets:<service>) are never synced through Redis; see docs/preferences.md.
 
             The shop's shared feature flags and banner are a backend store (app/backend:shop) that changes every \
             few seconds. With --redis URL (or KEYSCOPE_REDIS_URL) it lives in Redis under --fleet, shared live by \
@@ -68,25 +66,12 @@ struct ServeCommand: AsyncParsableCommand {
             fixtures/recordings/) for the Replay tab. Not on a --read-only server; at most --max-recordings at \
             once, each 1 hour and 64 MiB at most, and none once the folder holds --recordings-limit.
 
-            Conformance mode: --echo (instead of --demo) serves no inspector, dashboard or HTTP API, only a WebSocket \
-            echo at ws://127.0.0.1:PORT/ (any path, any or no subprotocol, no token; plain HTTP gets 404), through \
-            the inspector's own server code: framing, fragments put together, --max-message (close 1009), and text \
-            checked for UTF-8 (close 1007). Each message comes back whole, as text or binary like it came. It \
-            listens on loopback only and writes no server record. `make conformance` runs the Autobahn suite \
-            against it with --max-message 20MiB; see docs/conformance.md. On start it prints one line,
-              Keyscope echo: ws://127.0.0.1:PORT/
-
             Sizes take KiB or MiB suffixes (16KiB, 4MiB).
             """
     )
 
     @Flag(name: .long, help: "Run the demo service (the only service this command can run for now).")
     var demo = false
-
-    @Flag(
-        name: .long,
-        help: "Conformance mode: only a WebSocket echo, for the Autobahn suite (not with --demo; loopback only).")
-    var echo = false
 
     @Option(name: .long, help: ArgumentHelp("TCP port; 0 picks a free one.", valueName: "N"))
     var port: Int = 8081
@@ -216,15 +201,10 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: LogLevelOption = .warning
 
     func validate() throws {
-        guard !(demo && echo) else {
+        guard demo else {
             throw ValidationError(
-                "--demo and --echo cannot be used together: --echo serves a bare WebSocket echo (conformance mode), "
-                    + "not the inspector.")
-        }
-        guard demo || echo else {
-            throw ValidationError(
-                "serve needs --demo, or --echo for the conformance echo (serving an embedding service is done from "
-                    + "its own code).")
+                "serve needs --demo (an application serves its own stores by embedding the inspector: "
+                    + "Inspector.start).")
         }
         guard DemoConfiguration.rates.contains(rate) else {
             throw ValidationError(
@@ -251,7 +231,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         logLevel.bootstrapLogging()
-        if echo { return try await runEcho() }
         MallocArenas.limit(to: MallocArenas.serveLimit)
         var options = baseServerOptions()
         options.token = TokenOption.given(token)
@@ -284,10 +263,13 @@ struct ServeCommand: AsyncParsableCommand {
                     + "file, or pass --no-tunables to serve without tunables")
         }
         let backend = try redisOptions.makeBackend()
-        let hub = InspectorHub(
-            registry: .shared,
-            options: HubOptions(maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: readOnly),
-            tunables: constants)
+        let server = Inspector.makeServer(
+            options: options,
+            hubOptions: HubOptions(
+                maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: readOnly,
+                readOnlyReason: readOnly ? "it was started with `keyscope serve --read-only`" : nil),
+            features: [TunablesFeature(constants)], logger: Logger(label: "keyscope.server"))
+        let hub = server.hub
         let scanned: DemoPreferences?
         do {
             scanned =
@@ -305,8 +287,8 @@ struct ServeCommand: AsyncParsableCommand {
                 ?? PackageFolder.find("fixtures/recordings", marker: "README.md")).map { [$0] } ?? [],
             limits: RecordingLibrary.Limits(maxActive: maxRecordings, maxFolderBytes: recordingsLimit.bytes)
         )
-        hub.recordings = recordings
-        let server = InspectorServer(hub: hub, options: options)
+        for feature in scanned?.features ?? [PreferencesFeature(), WatchesFeature()] { hub.add(feature) }
+        hub.add(RecordingsFeature(recordings))
         do {
             try server.start()
         } catch {
@@ -350,7 +332,7 @@ struct ServeCommand: AsyncParsableCommand {
         scanned?.stop()
     }
 
-    /// The options the demo and the echo take alike: where to listen, whom to let in, and the limits.
+    /// Where the server listens, whom it lets in, and its limits, from the flags.
     func baseServerOptions() -> ServerOptions {
         var options = ServerOptions()
         options.host = host

@@ -1,5 +1,6 @@
 import ArgumentParser
 import KeyscopeInspector
+import KeyscopeProtocol
 import KeyscopeServer
 
 /// How a serving command (`serve`, `replay --serve`) reports a server that did not start: a bad option is a usage

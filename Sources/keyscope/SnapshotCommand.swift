@@ -16,7 +16,7 @@ struct SnapshotCommand: AsyncParsableCommand {
             Connects to the server's WebSocket (/ws, subprotocol keyscope.v1), waits for its snapshot message, \
             closes, and prints: the whole snapshot message ({"type": "snapshot", "seq": N, "stores": [{"id", \
             "scope", "storage", "version", "root"}, …], "subscriptions": […]}), or with --store one store's root, \
-            or with --path the value at that key path in it. Values are JSON as in VALUES.md (colors, urls and \
+            or with --path the value at that key path in it. Values are JSON as in docs/store.md (colors, urls and \
             non-finite numbers as {"$color": …}, {"$url": …}, {"$number": …}), pretty-printed with sorted keys \
             unless --compact is given. A missing store or path is an error (exit status 1); a missing store's error \
             lists the server's stores and the closest one.

@@ -2,7 +2,7 @@ import Foundation
 import KeyscopeCodec
 import KeyscopeCore
 
-/// The lines `keyscope tail` prints for log entries (LOG-FORMAT.md events from the server's `changes` messages).
+/// The lines `keyscope tail` prints for log entries (docs/recording.md events from the server's `changes` messages).
 ///
 /// ```swift
 /// TailFormatter.line(entry)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import KeyscopeCore
 
-/// The `op` of a write request (PROTOCOL.md): the VALUES.md operations.
+/// The `op` of a write request (docs/protocol.md): the docs/store.md operations.
 enum WriteOperation: String, CaseIterable, ExpressibleByArgument, Sendable {
     case set, insert, remove, merge
 }

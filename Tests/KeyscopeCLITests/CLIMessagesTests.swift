@@ -2,6 +2,7 @@ import ArgumentParser
 import KeyscopeClient
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import Testing
 
 @testable import keyscope
@@ -29,6 +30,19 @@ import Testing
             KnownStores.unknown(given, among: Self.stores).hasSuffix(
                 "on the server (its stores: app/memory, "
                     + "app/userPrefs:com.keyscope.demo, scenario:checkout/memory)"))
+    }
+
+    /// A secret mirror asked for by its former id (`app/backend:secrets.<service>`) names its id now.
+    @Test func aSecretMirrorsFormerIDGetsItsCurrentOne() {
+        let stores = Self.stores + ["app/secrets:com.keyscope.demo.api"]
+        #expect(
+            KnownStores.unknown("app/backend:secrets.com.keyscope.demo.api", among: stores)
+                == "no store \"app/backend:secrets.com.keyscope.demo.api\" on the server: secret mirrors are "
+                + "app/secrets:<service> stores now; did you mean app/secrets:com.keyscope.demo.api? (its stores: "
+                + stores.joined(separator: ", ") + ")")
+        #expect(KnownStores.closest(to: "app/backend:secrets.x", among: ["app/secrets:x"]) == "app/secrets:x")
+        // Without that mirror on the server it is an unknown store like any other.
+        #expect(KnownStores.renamed("app/backend:secrets.x", among: stores) == nil)
     }
 
     @Test func aServerWithoutStoresSaysSo() {

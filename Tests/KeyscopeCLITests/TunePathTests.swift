@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import Testing
 
 @testable import KeyscopeClient
@@ -25,7 +26,7 @@ import Testing
         #expect(target.split(separator: "/").count == 3)
     }
 
-    /// The number grammar of PROTOCOL.md, on the text the CLI was given: the server applies the same function to
+    /// The number grammar of docs/protocol.md, on the text the CLI was given: the server applies the same function to
     /// the decoded segment, so what `tune set` sends is read as shown here.
     @Test(arguments: [
         ("5", StoreValue.integer(5)), ("-0", .integer(0)), ("2.5", .number(2.5)), ("1e3", .number(1000)),

@@ -1,4 +1,5 @@
 import KeyscopeInspector
+import KeyscopeProtocol
 import Testing
 
 @testable import KeyscopeClient

@@ -3,7 +3,7 @@ import KeyscopeCodec
 import KeyscopeCore
 import Testing
 
-/// Patches and LOG-FORMAT.md event lines through the jansson codec.
+/// Patches and docs/recording.md event lines through the jansson codec.
 @Suite("patches and log lines")
 struct LogLineTests {
     static let time = LogTime(rfc3339: "2026-11-21T10:00:00.125000Z")!
@@ -28,7 +28,7 @@ struct LogLineTests {
         #expect(try JanssonCodec.decodePatch(bytes) == patch)
     }
 
-    @Test("the VALUES.md patch examples, exactly")
+    @Test("the docs/store.md patch examples, exactly")
     func patchText() throws {
         let texts = try Self.patches.prefix(5).map { String(decoding: try JanssonCodec.encode($0), as: UTF8.self) }
         #expect(
@@ -52,7 +52,7 @@ struct LogLineTests {
         }
     }
 
-    @Test("a change line is exactly LOG-FORMAT.md's, keys sorted")
+    @Test("a change line is exactly the log format's, keys sorted")
     func changeLine() throws {
         let change = StoreChange(storeID: Self.store, patches: [Self.patches[0]])
         let line = try JanssonCodec.encodeChange(change, seq: 1, time: Self.time)
@@ -68,7 +68,7 @@ struct LogLineTests {
         #expect(txnLine.contains(#""seq":9,"#))
     }
 
-    @Test("store event lines are exactly LOG-FORMAT.md's, keys sorted")
+    @Test("store event lines are exactly the log format's, keys sorted")
     func storeEventLines() throws {
         let scenario = StoreID("scenario:checkout/memory")!
         let lines = try [
@@ -106,7 +106,7 @@ struct LogLineTests {
         }
     }
 
-    @Test("reading follows LOG-FORMAT.md: unknown keys ignored, absent txn is null, txn in either case")
+    @Test("reading follows docs/recording.md: unknown keys ignored, absent txn is null, txn in either case")
     func readingRules() throws {
         let line =
             #"{"seq":5,"time":"2026-11-21T10:00:00.125000Z","store":"app/memory","future":{"x":[1]},"#

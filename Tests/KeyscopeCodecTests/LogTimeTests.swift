@@ -3,7 +3,7 @@ import KeyscopeCodec
 import PropertyBased
 import Testing
 
-/// RFC 3339 UTC times with microseconds (LOG-FORMAT.md), formatted and parsed without DateFormatter.
+/// RFC 3339 UTC times with microseconds (docs/recording.md), formatted and parsed without DateFormatter.
 @Suite("log times")
 struct LogTimeTests {
     @Test("formats UTC with exactly six fractional digits")

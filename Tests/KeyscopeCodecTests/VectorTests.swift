@@ -35,7 +35,7 @@ struct VectorTests {
         #expect(throws: JanssonCodecError.self) { try JanssonCodec.decode(vector.bytes) }
     }
 
-    @Test("equality of decoded values follows VALUES.md", arguments: try ValueVectors.equality())
+    @Test("equality of decoded values follows docs/store.md", arguments: try ValueVectors.equality())
     func equality(_ vector: ValueVectors.Equality) throws {
         let a = try JanssonCodec.decode(vector.a)
         let b = try JanssonCodec.decode(vector.b)

@@ -172,7 +172,7 @@ import Testing
         json.outputFormatting = .sortedKeys
         let data = try json.encode(value)
         #expect(try JSONDecoder().decode(StoreValue.self, from: data) == value)
-        // What Foundation writes is the VALUES.md form, which the project's own reader accepts as the same value.
+        // What Foundation writes is the docs/store.md form, which the project's own reader accepts as the same value.
         #expect(try StoreValue(jsonData: data) == value)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains(#""$$beta":true"#))

@@ -3,7 +3,7 @@ import KeyscopeCore
 import KeyscopeTesting
 import Testing
 
-/// Every patch can be undone from its own fields (VALUES.md "Patches").
+/// Every patch can be undone from its own fields (docs/store.md "Patches").
 @Suite struct InversionTests {
     @Test(arguments: [
         StoreOperation.set("cart.total", 100),

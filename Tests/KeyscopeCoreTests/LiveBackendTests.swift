@@ -104,6 +104,27 @@ import Testing
         #expect(DefaultStoreFactory(registry: StoreRegistry()).store(storage: .memory).backendStatus == nil)
     }
 
+    /// docs/store.md: a `secrets:<service>` store mirrors a secret store and is never synced to a backend, live or not.
+    @Test func aSecretsStoreIsNeverHandedToTheBackend() throws {
+        let live = RecordingLiveBackend()
+        let store = DefaultStoreFactory(registry: StoreRegistry(), backend: live)
+            .store(storage: .secrets(service: "com.shop.api"))
+        #expect(store.id.description == "app/secrets:com.shop.api")
+        store.set("token", "•••• (24)")
+        store.flush()
+        #expect(live.namespaces == [])
+        #expect(store.backendStatus == nil)
+        let whole = InMemoryBackend()
+        let other = DefaultStoreFactory(registry: StoreRegistry(), backend: whole)
+            .store(storage: .secrets(service: "com.shop.api"))
+        other.set("token", "•••• (24)")
+        other.flush()
+        #expect(whole.namespaces == [])
+        // A backend store beside them still reaches its adapter.
+        _ = DefaultStoreFactory(registry: StoreRegistry(), backend: live).store(storage: .backend(namespace: "n"))
+        #expect(live.namespaces == ["n"])
+    }
+
     @Test func topLevelKeysOfARootWriteAreTheOldAndNewKeys() {
         let change = StoreChange(
             storeID: StoreID(scope: .app, storage: .memory),

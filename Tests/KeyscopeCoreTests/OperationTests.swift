@@ -2,7 +2,7 @@ import Foundation
 import KeyscopeCore
 import Testing
 
-/// The write operations of VALUES.md "Operations" and the patches they record ("Patches").
+/// The write operations of docs/store.md "Operations" and the patches they record ("Patches").
 @Suite struct OperationTests {
     func store(_ root: StoreValue = [:]) -> KeyValueStore {
         KeyValueStore(id: StoreID(scope: .app, storage: .memory), root: root.objectValue!)

@@ -4,7 +4,7 @@ import KeyscopeTesting
 import Synchronization
 import Testing
 
-/// Transactions: one change with a UUID, folding per VALUES.md, all or nothing.
+/// Transactions: one change with a UUID, folding per docs/store.md, all or nothing.
 @Suite struct TransactionTests {
     func store(_ root: [String: StoreValue] = [:]) -> KeyValueStore {
         KeyValueStore(id: StoreID(scope: .app, storage: .memory), root: root)

@@ -4,7 +4,7 @@ import KeyscopeGenerators
 import PropertyBased
 import Testing
 
-/// Round-trip properties of VALUES.md over random values and key paths (generators in Generators.swift).
+/// Round-trip properties of docs/store.md over random values and key paths (generators in Generators.swift).
 @Suite("Value and key-path properties")
 struct ValuePropertyTests {
     // MARK: JSON

@@ -45,7 +45,7 @@ struct ValueVectorTests {
         #expect(all.bytes == all.data, "jsonBytes and jsonData disagree")
     }
 
-    @Test("equality and hashing follow VALUES.md", arguments: try ValueVectors.equality())
+    @Test("equality and hashing follow docs/store.md", arguments: try ValueVectors.equality())
     func equality(_ vector: ValueVectors.Equality) throws {
         let a = try StoreValue(jsonText: vector.a)
         let b = try StoreValue(jsonText: vector.b)
@@ -87,8 +87,8 @@ struct ValueVectorTests {
 }
 
 extension ValueVectorTests {
-    /// Equality of constructed values (VALUES.md "Equality"); nested so the `ValueVectorTests` filter runs it.
-    @Suite("StoreValue equality (VALUES.md)")
+    /// Equality of constructed values (docs/store.md "Equality"); nested so the `ValueVectorTests` filter runs it.
+    @Suite("StoreValue equality (docs/store.md)")
     struct Equality {
         @Test("integer 3 and number 3.0 differ")
         func integerIsNotNumber() {

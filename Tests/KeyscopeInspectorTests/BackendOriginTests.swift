@@ -3,7 +3,7 @@ import KeyscopeInspector
 import KeyscopeTesting
 import Testing
 
-/// FLEET.md in the hub: a change from another instance carries `"origin"` in its log line, and a store a live
+/// docs/fleet.md in the hub: a change from another instance carries `"origin"` in its log line, and a store a live
 /// backend syncs carries `"backend"` in the snapshot.
 @Suite struct BackendOriginTests {
     @Test func aRemoteChangeLineCarriesItsOriginWithSortedKeys() throws {

@@ -5,7 +5,7 @@ import KeyscopeInspector
 import KeyscopeTesting
 import Testing
 
-/// Log lines are LOG-FORMAT.md lines; snapshot messages are PROTOCOL.md snapshots; times are RFC 3339 with µs.
+/// Log lines are docs/recording.md lines; snapshot messages are docs/protocol.md snapshots; times are RFC 3339 with µs.
 @Suite struct LineFormatTests {
     @Test func aChangeLineHasExactlyTheLogFormatFieldsWithSortedKeys() throws {
         let hub = startedHub()

@@ -1,5 +1,6 @@
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import Testing
 
 /// Reverting a change: its inverse as a new change, only while the state still holds what it left.

@@ -1,5 +1,6 @@
 import Foundation
 import KeyscopeInspector
+import KeyscopeProtocol
 import Testing
 
 /// The state folder: $KEYSCOPE_HOME, else $XDG_STATE_HOME/keyscope, else $HOME/.local/state/keyscope; server records

@@ -1,6 +1,7 @@
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import Testing
 
 /// The error a hub request throws, or nil when it succeeds.

@@ -3,13 +3,14 @@ import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopePreferences
+import KeyscopeProtocol
 import Testing
 
 /// The inspector's view: the panel's JSON, field by field, and secrets that never leave the process unredacted.
 @Suite("Endpoint and secrets")
 struct EndpointTests {
     static let token = "tok-7f3a9c2e1b5d4f60a8e2"  // 24 bytes, never to be seen outside the secret store
-    static let api = "app/backend:secrets.com.shop.api"
+    static let api = "app/secrets:com.shop.api"
 
     func secretRef(_ account: String, _ service: String = "com.shop.api") -> PreferenceRef {
         PreferenceRef(source: .secrets, container: service, key: account)
@@ -27,7 +28,7 @@ struct EndpointTests {
         let modified = try #require(try sandbox.scanner.read(suite: "com.shop")?.modified)
         let repository = try sandbox.repository(secrets: secrets())
         let hub = sandbox.hub(repository)
-        let panel = try hub.preferencesPanel()
+        let panel = try hub.preferencesFeature.panel()
         let object = try #require(panel.objectValue)
         #expect(Set(object.keys) == ["editing", "reveal", "showSystemKeys", "containers", "items"])
         #expect(object["editing"] == true)
@@ -87,8 +88,8 @@ struct EndpointTests {
     @Test("no_preferences without a repository")
     func noPreferences() {
         let hub = InspectorHub(registry: StoreRegistry())
-        #expect(prefsHubCode { _ = try hub.preferencesPanel() } == .noPreferences)
-        #expect(prefsHubCode { try hub.refreshPreferences() } == .noPreferences)
+        #expect(prefsHubCode { _ = try hub.preferencesFeature.panel() } == .noPreferences)
+        #expect(prefsHubCode { try hub.preferencesFeature.refresh() } == .noPreferences)
     }
 
     @Test("secrets stay redacted in mirrors, the panel, snapshots and frames; edits go to the secret store")
@@ -102,17 +103,18 @@ struct EndpointTests {
         #expect(mirror.snapshot() == ["token": "•••• (24)", "raw": "•••• (3)"])
 
         let replacement = "new-secret-value"
-        let seq = try #require(try hub.updatePreference(secretRef("token"), value: .string(replacement)))
+        let seq = try #require(try hub.preferencesFeature.update(secretRef("token"), value: .string(replacement)))
         #expect(store.all["com.shop.api"]?["token"] == Data(replacement.utf8))
         #expect(mirror.get("token") == "•••• (16)")
         #expect(
-            prefsHubCode { try hub.updatePreference(self.secretRef("k", "com.shop.new"), value: "x") } == .unknownKey)
-        try hub.updatePreference(secretRef("created"), value: "made here")
+            prefsHubCode { try hub.preferencesFeature.update(self.secretRef("k", "com.shop.new"), value: "x") }
+                == .unknownKey)
+        try hub.preferencesFeature.update(secretRef("created"), value: "made here")
         #expect(store.all["com.shop.api"]?["created"] == Data("made here".utf8))
-        try hub.updatePreference(secretRef("raw"), value: "/wAA")  // a data secret takes base64
+        try hub.preferencesFeature.update(secretRef("raw"), value: "/wAA")  // a data secret takes base64
         #expect(store.all["com.shop.api"]?["raw"] == Data([0xFF, 0, 0]))
-        #expect(prefsHubCode { try hub.updatePreference(self.secretRef("raw"), value: "%%") } == .typeMismatch)
-        #expect(prefsHubCode { try hub.updatePreference(self.secretRef("token"), value: 5) } == .typeMismatch)
+        #expect(prefsHubCode { try hub.preferencesFeature.update(self.secretRef("raw"), value: "%%") } == .typeMismatch)
+        #expect(prefsHubCode { try hub.preferencesFeature.update(self.secretRef("token"), value: 5) } == .typeMismatch)
 
         // Generic writes and reverts cannot carry a secret: refused while redacted.
         #expect(
@@ -122,7 +124,7 @@ struct EndpointTests {
         #expect(store.all["com.shop.api"]?["token"] == Data(replacement.utf8))
 
         try repository.refresh()
-        let deleted = try hub.deletePreference(secretRef("token"))
+        let deleted = try hub.preferencesFeature.delete(secretRef("token"))
         #expect(deleted != nil)
         #expect(store.all["com.shop.api"]?["token"] == nil)
 
@@ -169,8 +171,8 @@ struct EndpointTests {
         let hub = sandbox.hub(repository)
         store.failWrites()
         let changes = sandbox.recordChanges()
-        #expect(prefsHubCode { try hub.updatePreference(self.secretRef("token"), value: "x") } == .badRequest)
-        #expect(prefsHubCode { try hub.deletePreference(self.secretRef("token")) } == .badRequest)
+        #expect(prefsHubCode { try hub.preferencesFeature.update(self.secretRef("token"), value: "x") } == .badRequest)
+        #expect(prefsHubCode { try hub.preferencesFeature.delete(self.secretRef("token")) } == .badRequest)
         #expect(
             prefsHubCode {
                 try hub.transaction(

@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopePreferences
+import KeyscopeProtocol
 import KeyscopeSecrets
 import Synchronization
 import Testing
@@ -29,7 +30,7 @@ import OpenCombine
         let subscription = theme.projectedValue.publisher.sink { value in seen.withLock { $0.append(value) } }
         defer { subscription.cancel() }
 
-        let seq = try hub.updatePreference(
+        let seq = try hub.preferencesFeature.update(
             PreferenceRef(source: .userDefaults, container: "wrapped", key: "theme"), value: "light")
         #expect(seq != nil)
         #expect(WrapperTesting.eventually { seen.withLock { $0.last } == "light" }, "\(seen.withLock { $0 })")
@@ -49,10 +50,11 @@ import OpenCombine
         let subscription = token.projectedValue.publisher.sink { value in seen.withLock { $0.append(value) } }
         defer { subscription.cancel() }
 
-        try hub.updatePreference(PreferenceRef(source: .secrets, container: "svc", key: "token"), value: "new-token-1")
+        try hub.preferencesFeature.update(
+            PreferenceRef(source: .secrets, container: "svc", key: "token"), value: "new-token-1")
         #expect(WrapperTesting.eventually { seen.withLock { $0.last } == "new-token-1" }, "\(seen.withLock { $0 })")
         let mirror = try #require(
-            sandbox.registry.store(StoreID(scope: .app, storage: .backend(namespace: "secrets.svc"))))
+            sandbox.registry.store(StoreID(scope: .app, storage: .secrets(service: "svc"))))
         #expect(mirror.get("token") == "•••• (11)")
     }
 }

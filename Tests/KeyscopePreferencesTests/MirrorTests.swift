@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopePreferences
+import KeyscopeProtocol
 import Testing
 
 /// The mirrors are write-through: a client's generic write, transaction or revert reaches the suite (or is refused
@@ -53,19 +54,19 @@ struct MirrorTests {
         try sandbox.set("com.shop", "theme", #""light""#)
         let repository = try sandbox.repository()
         let hub = sandbox.hub(repository)
-        let seq = try #require(try hub.updatePreference(ref("theme"), value: "dark"))
+        let seq = try #require(try hub.preferencesFeature.update(ref("theme"), value: "dark"))
         let entry = try #require(hub.entry(seq: seq))
         #expect(entry.storeID.description == Self.shop)
         #expect(entry.change?.patches.first?.newValue == "dark")
-        #expect(try hub.updatePreference(ref("theme"), value: "dark") == nil)
+        #expect(try hub.preferencesFeature.update(ref("theme"), value: "dark") == nil)
         // The app changed it meanwhile: the mirror still shows "dark", the suite must get it back all the same.
         try sandbox.set("com.shop", "theme", #""blue""#)
-        #expect(try hub.updatePreference(ref("theme"), value: "dark") == nil)
+        #expect(try hub.preferencesFeature.update(ref("theme"), value: "dark") == nil)
         #expect(try sandbox.get("com.shop", "theme") == #""dark""#)
-        let deleted = try #require(try hub.deletePreference(ref("theme")))
+        let deleted = try #require(try hub.preferencesFeature.delete(ref("theme")))
         #expect(hub.entry(seq: deleted)?.change?.patches.first?.op == .remove)
         #expect(try sandbox.get("com.shop", "theme") == "missing")
-        #expect(prefsHubCode { try hub.deletePreference(ref("theme")) } == .unknownKey)
+        #expect(prefsHubCode { try hub.preferencesFeature.delete(ref("theme")) } == .unknownKey)
         try hub.revert(seq: deleted)
         #expect(try sandbox.get("com.shop", "theme") == #""dark""#)
     }
@@ -84,7 +85,7 @@ struct MirrorTests {
         #expect(
             prefsHubCode { try hub.write(store: Self.shop, op: "set", path: "launched", value: "soon") }
                 == .typeMismatch)
-        #expect(prefsHubCode { try hub.updatePreference(ref("launched"), value: "soon") } == .typeMismatch)
+        #expect(prefsHubCode { try hub.preferencesFeature.update(ref("launched"), value: "soon") } == .typeMismatch)
         #expect(
             prefsHubCode {
                 try hub.transaction(
@@ -106,8 +107,8 @@ struct MirrorTests {
         try sandbox.set("com.shop", "theme", #""light""#)
         let repository = try sandbox.repository(PreferencesConfiguration(editingEnabled: false))
         let hub = sandbox.hub(repository)
-        #expect(prefsHubCode { try hub.updatePreference(self.ref("theme"), value: "blue") } == .readOnly)
-        #expect(prefsHubCode { try hub.deletePreference(self.ref("theme")) } == .readOnly)
+        #expect(prefsHubCode { try hub.preferencesFeature.update(self.ref("theme"), value: "blue") } == .readOnly)
+        #expect(prefsHubCode { try hub.preferencesFeature.delete(self.ref("theme")) } == .readOnly)
         #expect(prefsHubCode { try hub.write(store: Self.shop, op: "set", path: "theme", value: "blue") } == .readOnly)
         #expect(prefsHubCode { try hub.write(store: Self.shop, op: "remove", path: "theme", value: nil) } == .readOnly)
         #expect(
@@ -115,7 +116,7 @@ struct MirrorTests {
                 == .readOnly)
         try sandbox.set("com.shop", "theme", #""green""#)
         let changes = sandbox.recordChanges()
-        try hub.refreshPreferences()
+        try hub.preferencesFeature.refresh()
         #expect(changes.all.count == 1)
         let refreshed = try #require(hub.entry(seq: hub.lastSeq)?.seq)
         #expect(prefsHubCode { try hub.revert(seq: refreshed) } == .readOnly)
@@ -130,10 +131,10 @@ struct MirrorTests {
         try sandbox.set("com.shop", "theme", #""light""#)
         let repository = try sandbox.repository()
         let hub = InspectorHub(registry: sandbox.registry, options: HubOptions(readOnly: true))
-        hub.preferences = repository
+        hub.preferencesFeature.endpoint = repository
         hub.start()
-        #expect(prefsHubCode { try hub.updatePreference(self.ref("theme"), value: "dark") } == .readOnly)
-        try hub.refreshPreferences()
+        #expect(prefsHubCode { try hub.preferencesFeature.update(self.ref("theme"), value: "dark") } == .readOnly)
+        try hub.preferencesFeature.refresh()
         #expect(try sandbox.get("com.shop", "theme") == #""light""#)
     }
 
@@ -144,8 +145,10 @@ struct MirrorTests {
         try sandbox.set("com.shop.cache", "k", "1")
         let repository = try sandbox.repository(PreferencesConfiguration(excludeSuites: ["*.cache"]))
         let hub = sandbox.hub(repository)
-        #expect(prefsHubCode { try hub.updatePreference(self.ref("k", "com.shop.cache"), value: 2) } == .unknownKey)
-        #expect(prefsHubCode { try hub.deletePreference(self.ref("k", "com.shop.cache")) } == .unknownKey)
+        #expect(
+            prefsHubCode { try hub.preferencesFeature.update(self.ref("k", "com.shop.cache"), value: 2) } == .unknownKey
+        )
+        #expect(prefsHubCode { try hub.preferencesFeature.delete(self.ref("k", "com.shop.cache")) } == .unknownKey)
         #expect(
             prefsHubCode { try hub.write(store: "app/userPrefs:com.shop.cache", op: "set", path: "k", value: 2) }
                 == .unknownStore)

@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopePreferences
+import KeyscopeProtocol
 import KeyscopeSecrets
 import Synchronization
 import Testing
@@ -38,7 +39,7 @@ final class PrefsSandbox: Sendable {
     /// A started hub on this sandbox's registry with `repository` attached.
     func hub(_ repository: PreferencesRepository) -> InspectorHub {
         let hub = InspectorHub(registry: registry)
-        hub.preferences = repository
+        hub.preferencesFeature.endpoint = repository
         hub.start()
         return hub
     }
@@ -84,7 +85,7 @@ final class PrefsSandbox: Sendable {
     }
 
     func secretsMirror(_ service: String) -> (any Store)? {
-        registry.store(StoreID(scope: .app, storage: .backend(namespace: "secrets." + service)))
+        registry.store(StoreID(scope: .app, storage: .secrets(service: service)))
     }
 
     /// Every change the registry's stores make from now on, for as long as the recorder lives.

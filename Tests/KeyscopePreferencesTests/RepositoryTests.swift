@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopePreferences
+import KeyscopeProtocol
 import Testing
 
 /// The repository's own API: items, edits and deletes that a separate process sees, rescans, configuration rules.

@@ -31,13 +31,13 @@ import Testing
         let watches = Watches(statuses: tracker, rules: rules)
         watches.start()
         defer { watches.stop() }
-        hub.watches = watches
+        hub.watchesFeature.endpoint = watches
         rules.evaluateNow()  // the start's snapshot, before the change (the background pass may not have run yet)
         store.set("cart.total", -5)
         let breaking = hub.lastSeq
-        try hub.refreshWatches()  // POST /api/watches/refresh: statuses now, rules up to the newest change
+        try hub.watchesFeature.refresh()  // POST /api/watches/refresh: statuses now, rules up to the newest change
 
-        let panel = try hub.watchesPanel()
+        let panel = try hub.watchesFeature.panel()
         #expect(Set(panel.objectValue?.keys ?? [:].keys) == ["statuses", "rules", "violations"])
 
         let status = try #require(panel["statuses"]?[0]?.objectValue)
@@ -92,7 +92,7 @@ import Testing
         #expect(newest["time"] == .string(try #require(hub.entry(seq: breaking)).time.rfc3339))
         #expect(violations.last?["value"] == .null)
 
-        // The panel is JSON per VALUES.md.
+        // The panel is JSON per docs/store.md.
         let text = panel.jsonText(sortedKeys: true)
         #expect(try StoreValue(jsonText: text) == panel)
     }

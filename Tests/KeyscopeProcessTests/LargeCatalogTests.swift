@@ -24,7 +24,7 @@ struct LargeCatalogTests {
         #expect(LargeCatalog.truncated(value, keeping: 5) == ["a": 1, "b": ["x": [1, 2]]])
     }
 
-    @Test("products hold every kind of value VALUES.md has")
+    @Test("products hold every kind of value docs/store.md has")
     func variety() throws {
         let root = LargeCatalog.root(keys: 5000, seed: 9)
         let products = try #require(root["products"]?.objectValue)

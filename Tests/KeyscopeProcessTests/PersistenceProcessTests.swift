@@ -41,7 +41,7 @@ struct PersistenceProcessTests {
         }
     }
 
-    /// `set` creates missing intermediate objects (VALUES.md); what it created must be what is persisted.
+    /// `set` creates missing intermediate objects (docs/store.md); what it created must be what is persisted.
     @Test("a set that creates intermediate objects persists them under the right keys")
     func fileCreatedIntermediates() throws {
         try withChildSandbox { sandbox in

@@ -1,8 +1,10 @@
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import KeyscopeServer
 import KeyscopeTesting
+import KeyscopeTunables
 import Testing
 
 #if canImport(Glibc)
@@ -47,7 +49,7 @@ struct TuneCommandTests {
         let arguments: [String]
 
         init() throws {
-            let hub = InspectorHub(registry: StoreRegistry(), tunables: tunables)
+            let hub = InspectorHub(registry: StoreRegistry(), features: [TunablesFeature(tunables)])
             try hub.registry.register(tunables.store)
             var options = ServerOptions()
             options.port = 0

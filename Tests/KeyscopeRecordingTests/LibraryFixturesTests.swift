@@ -5,7 +5,7 @@ import KeyscopeInspector
 import KeyscopeRecording
 import Testing
 
-/// The package's example recordings (fixtures/recordings): every one must be valid per LOG-FORMAT.md, and they are
+/// The package's example recordings (fixtures/recordings): every one must be valid per docs/recording.md, and they are
 /// what `keyscope serve` offers as the `fixtures` source.
 @Suite struct LibraryFixturesTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

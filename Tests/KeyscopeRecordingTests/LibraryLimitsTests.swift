@@ -1,6 +1,7 @@
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import KeyscopeRecording
 import Testing
 
@@ -80,10 +81,10 @@ import Testing
         let hub = InspectorHub(registry: StoreRegistry(), options: HubOptions(readOnly: true, deliveriesRefresh: nil))
         hub.start()
         defer { hub.stop() }
-        hub.recordings = RecordingLibrary(folder: folder.file("own"))
-        #expect(code { try hub.startRecording(RecordingRequest(name: "x.kslog")) } == .readOnly)
-        #expect(code { try hub.stopRecording(name: "x.kslog") } == .readOnly)
-        #expect(try hub.recordingsListing()["active"] == [])
+        hub.recordingsFeature.endpoint = RecordingLibrary(folder: folder.file("own"))
+        #expect(code { try hub.recordingsFeature.start(RecordingRequest(name: "x.kslog")) } == .readOnly)
+        #expect(code { try hub.recordingsFeature.stop(name: "x.kslog") } == .readOnly)
+        #expect(try hub.recordingsFeature.listing()["active"] == [])
         #expect(!FileManager.default.fileExists(atPath: folder.file("own").path))
     }
 }

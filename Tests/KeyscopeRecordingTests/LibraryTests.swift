@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import KeyscopeRecording
 import Testing
 
@@ -133,8 +134,8 @@ import Testing
         do {
             let hub = recordedHub()
             try addRecordedStore(hub, "a", root: ["n": 0])
-            hub.recordings = library
-            #expect(try hub.recordingsListing()["recordings"] == [])
+            hub.recordingsFeature.endpoint = library
+            #expect(try hub.recordingsFeature.listing()["recordings"] == [])
             hub.stop()
             released = hub
         }

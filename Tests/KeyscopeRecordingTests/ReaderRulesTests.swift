@@ -4,7 +4,7 @@ import KeyscopeCore
 import KeyscopeRecording
 import Testing
 
-/// Every reading rule of LOG-FORMAT.md, each with the line number and code it must report.
+/// Every reading rule of docs/recording.md, each with the line number and code it must report.
 @Suite struct ReaderRulesTests {
     private func expectError(
         _ lines: [String], finalNewline: Bool = true, _ code: RecordingError.Code, line: Int?, mentioning text: String,

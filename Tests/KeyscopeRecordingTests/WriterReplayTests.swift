@@ -4,7 +4,7 @@ import KeyscopeCore
 import KeyscopeRecording
 import Testing
 
-/// A recording read back and replayed in memory, checking LOG-FORMAT.md on the way: a complete header, every
+/// A recording read back and replayed in memory, checking docs/recording.md on the way: a complete header, every
 /// later line an event, `seq` 1, 2, 3…, every change applying to the state (its `old` values included), store
 /// events that fit. Until the package's own reader is merged, this is what the tests (and the fixtures' check) hold
 /// recordings to.

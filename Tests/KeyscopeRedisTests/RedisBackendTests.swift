@@ -52,8 +52,30 @@ import Testing
         #expect(keys?.allSatisfy { $0.hasPrefix("one:backend:") || $0.hasPrefix("two:backend:") } == true)
         #expect(keys?.contains("two:backend:settings:v1:meta") == true)
         #expect(keys?.contains("one:backend:other:v1:meta") == true)
-        // The document is readable by other tools: a hash of top-level keys and VALUES.md JSON.
+        // The document is readable by other tools: a hash of top-level keys and StoreValue JSON.
         #expect(try inspect(server).call(["HGET", "one:backend:settings:v1:doc", "x"]).string == "1")
+    }
+
+    /// docs/store.md and docs/fleet.md: the secret-store mirrors are `secrets:<service>` stores, never synced through Redis,
+    /// even from a factory whose backend is Redis.
+    @Test func aSecretsStoreOfARedisBackedFactoryNeverReachesRedis() throws {
+        let server = try RedisTestServer()
+        let a = try Instance(server.url, fleet: "shop", id: "a")
+        let secrets = a.factory.store(storage: .secrets(service: "com.shop.api"))
+        secrets.set("token", "•••• (24)")
+        secrets.flush()
+        a.store.set("banner", "Sale")
+        a.store.flush()
+        #expect(secrets.backendStatus == nil)
+        #expect(a.store.backendStatus?.pending == 0)
+        let keys = try inspect(server).call(["KEYS", "*"]).array?.compactMap(\.string).sorted() ?? []
+        #expect(
+            keys == ["shop:backend:settings:shape"]
+                + ["doc", "log", "meta", "ver"].map { "shop:backend:settings:v1:\($0)" })
+        // Another instance of the fleet sees the backend store's data, and no secret.
+        let b = try Instance(server.url, fleet: "shop", id: "b")
+        #expect(b.store.snapshot() == ["banner": "Sale"])
+        #expect(b.factory.store(storage: .secrets(service: "com.shop.api")).snapshot() == [:])
     }
 
     @Test func concurrentWritesToDifferentKeysAreBothKept() throws {

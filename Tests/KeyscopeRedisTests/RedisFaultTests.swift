@@ -23,6 +23,46 @@ import Testing
         #expect(b.store.get("offline") == "written while Redis was down")
     }
 
+    /// An instance started while Redis is down writes its defaults (as the demo does) into an empty store; when
+    /// Redis returns, those never replace what the document holds (they may be far older than the fleet's values),
+    /// and only the keys it lacks are pushed (docs/fleet.md "The conflict rule").
+    @Test func writesMadeBeforeTheFirstSyncNeverOverwriteWhatRedisHolds() throws {
+        let server = try RedisTestServer(persistent: true)
+        let a = try Instance(server.url, fleet: "f", id: "a")
+        a.store.set("flags", ["newCheckout": true, "giftCards": true])
+        a.store.set("banner", "Winter sale")
+        a.store.flush()
+        #expect(a.store.backendStatus?.pending == 0)
+        server.stop()  // saves its data: it comes back with it
+        let b = try Instance(server.url, fleet: "f", id: "b")
+        #expect(b.store.backendStatus?.state == .connecting)
+        #expect(b.store.snapshot() == [:])
+        b.store.set("flags", ["newCheckout": false, "giftCards": false])
+        b.store.set("banner", "Free shipping")
+        b.store.set("onlyB", 1)
+        b.store.set("flags.giftCards", true)  // a change after the defaults, still before the first sync
+        // The changes since the oldest one whose key still waits (banner's, the second; flags was changed again).
+        #expect(b.store.backendStatus?.pending == 3)
+        try server.start()
+        eventually("B synced") {
+            b.store.backendStatus?.state == .connected && b.store.backendStatus?.pending == 0
+        }
+        let fleet: StoreValue = [
+            "flags": ["newCheckout": true, "giftCards": true], "banner": "Winter sale", "onlyB": 1,
+        ]
+        eventually("A has B's new key") { a.store.get("onlyB") == 1 }
+        #expect(b.store.snapshot() == fleet)
+        #expect(a.store.snapshot() == fleet)
+        #expect(try Instance(server.url, fleet: "f", id: "c").store.snapshot() == fleet)
+        // The catch-up is one ordinary change on B, from the instance that wrote the document.
+        let catchUp = try #require(b.changes.all.last { $0.origin != nil })
+        #expect(catchUp.origin == "a")
+        #expect(Set(catchUp.patches.map(\.keyPath.description)) == ["flags", "banner"])
+        // From the first sync on, B's writes win like anyone's.
+        b.store.set("banner", "From B")
+        eventually("A has B's banner") { a.store.get("banner") == "From B" }
+    }
+
     @Test func downForAWhileThenCaughtUpBothWays() throws {
         let server = try RedisTestServer(persistent: true)
         let a = try Instance(server.url, fleet: "f", id: "a")

@@ -65,4 +65,28 @@ import Testing
             try recording.expectState(at: seq, matchesGolden: Self.golden("preferences-session.after-reset.json"))
                 .isEmpty)
     }
+
+    /// The preferences fixture (and its goldens) were made when the secret mirror was
+    /// `app/backend:secrets.<service>`: they still load, the mirror read as `app/secrets:<service>` in the header,
+    /// in every change and in the golden files, so the state has one mirror under its current id.
+    @Test func aRecordingWithTheFormerSecretMirrorIDLoadsUnderTheCurrentOne() throws {
+        let former = "app/backend:secrets.com.keyscope.fixture.api"
+        let current = StoreID("app/secrets:com.keyscope.fixture.api")!
+        let url = Self.folder.appendingPathComponent("preferences-session.kslog")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.contains("\"id\":\"\(former)\"") && text.contains("\"store\":\"\(former)\""))
+        let golden = try String(contentsOf: Self.golden("preferences-session.end.json"), encoding: .utf8)
+        #expect(golden.contains(former))
+        var mirrorChanges = 0
+        let replay = try RecordingReader.replay(url) { (entry: LogEntry, _: ReplayState) in
+            guard case .change(let change) = entry.event else { return }
+            #expect(change.storeID.description != former)
+            if change.storeID == current { mirrorChanges += 1 }
+        }
+        #expect(mirrorChanges == 2)  // a secret rotated, another deleted
+        #expect(replay.state.storeIDs.contains(current))
+        let state = try Self.recording("preferences-session.kslog").state()
+        #expect(state[current]?.root == ["token": "•••• (34)"])
+        #expect(state.value[former] == nil)
+    }
 }

@@ -1,11 +1,13 @@
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
+import KeyscopeTunables
 
 /// A test double of KeyscopeTunables: tunables in a real KeyValueStore, checked against a small schema.
 ///
 /// ```swift
 /// let tunables = try FakeTunables(registry: hub.registry, values: ["height": 48], schema: ["height": .integer(0...200)])
-/// hub.tunables = tunables
+/// hub.tunablesFeature.endpoint = tunables
 /// ```
 final class FakeTunables: TunablesEndpoint {
     /// What a key accepts.

@@ -1,13 +1,16 @@
 import KeyscopeClient
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopePreferences
+import KeyscopeRecording
 import KeyscopeServiceLifecycle
+import KeyscopeTunables
 import Logging
 import Testing
 
 @testable import KeyscopeServer
 
-/// `Inspector.start(preferences:watches:)` and `InspectorService(preferences:watches:)` attach them to the hub.
+/// `Inspector.start(features:)` and `InspectorService(features:)` add the preference features to the hub.
 @Suite(.serialized) struct PreferenceEmbeddingTests {
     func options() -> ServerOptions {
         var options = ServerOptions()
@@ -16,24 +19,24 @@ import Testing
         return options
     }
 
-    /// `Inspector.start` takes them (checked by its signature: starting one here would race EmbeddingTests, which
-    /// expects `Inspector.running` to be empty once its own handle stopped); ``InspectorService`` below runs the same
-    /// wiring for real.
-    @Test func startTakesPreferencesAndWatches() {
+    /// `Inspector.start` takes features (checked by its signature: starting one here would race EmbeddingTests,
+    /// which expects `Inspector.running` to be empty once its own handle stopped); ``InspectorService`` below runs
+    /// the same wiring (`Inspector.makeServer`) for real.
+    @Test func startTakesFeatures() {
         let start:
-            (
-                StoreRegistry, ServerOptions, HubOptions?, (any TunablesEndpoint)?, (any PreferencesEndpoint)?,
-                (any WatchesEndpoint)?, (any RecordingsEndpoint)?, Bool, Logger
-            ) throws(ServerError) -> InspectorHandle? = Inspector.start
+            (StoreRegistry, ServerOptions, HubOptions?, [any InspectorFeature], Bool, Logger) throws(ServerError)
+                -> InspectorHandle? = Inspector.start
         _ = start
     }
 
-    @Test func theServiceServesThemAndWithoutThemAnswersNoPreferencesAndNoWatches() throws {
+    @Test func theServiceServesThemAndWithoutThemHasNoSuchRoutes() throws {
         let registry = StoreRegistry()
         let preferences = try FakePreferences(registry: registry, suites: PreferenceHarness.suites)
         let watches = FakeWatches()
         let service = try #require(
-            InspectorService(registry: registry, options: options(), preferences: preferences, watches: watches))
+            InspectorService(
+                registry: registry, options: options(),
+                features: [PreferencesFeature(preferences), WatchesFeature(watches)]))
         try service.server.start()
         defer { service.server.stop() }
         let client = HTTPClient(
@@ -50,13 +53,12 @@ import Testing
         let bare = try #require(InspectorService(registry: StoreRegistry(), options: options()))
         try bare.server.start()
         defer { bare.server.stop() }
-        #expect(bare.server.hub.preferences == nil)
-        #expect(bare.server.hub.watches == nil)
+        #expect(bare.server.hub.features.isEmpty)
         let bareClient = HTTPClient(
             endpoint: InspectorEndpoint(
                 host: "127.0.0.1", port: try #require(bare.server.port), token: try #require(bare.server.token)))
-        #expect(try bareClient.send(method: "GET", target: "/api/preferences").error?.code == "no_preferences")
-        #expect(try bareClient.send(method: "GET", target: "/api/watches").error?.code == "no_watches")
+        #expect(try bareClient.send(method: "GET", target: "/api/preferences").error?.code == "not_found")
+        #expect(try bareClient.send(method: "GET", target: "/api/watches").error?.code == "not_found")
     }
 
     @Test func theServiceAttachesThemToItsHub() throws {
@@ -64,8 +66,10 @@ import Testing
         let preferences = try FakePreferences(registry: registry, suites: [:])
         let watches = FakeWatches()
         let service = try #require(
-            InspectorService(registry: registry, options: options(), preferences: preferences, watches: watches))
-        #expect(service.server.hub.preferences === preferences)
-        #expect(service.server.hub.watches === watches)
+            InspectorService(
+                registry: registry, options: options(),
+                features: [PreferencesFeature(preferences), WatchesFeature(watches)]))
+        #expect(service.server.hub.feature(PreferencesFeature.self)?.endpoint === preferences)
+        #expect(service.server.hub.feature(WatchesFeature.self)?.endpoint === watches)
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import KeyscopeClient
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopePreferences
+import KeyscopeProtocol
 import Synchronization
 
 @testable import KeyscopeServer
@@ -12,7 +14,7 @@ import Synchronization
 ///
 /// ```swift
 /// let preferences = try FakePreferences(registry: hub.registry, suites: ["com.shop": ["theme": "dark"]])
-/// hub.preferences = preferences
+/// hub.preferencesFeature.endpoint = preferences
 /// ```
 /// Its rules, close to the real ones: editing off is `read_only`; an unknown container or deleting a missing key is
 /// `unknown_key`; a suite cannot hold `null` and a secret must be a string (`type_mismatch`); the key `refused` is
@@ -54,13 +56,13 @@ final class FakePreferences: PreferencesEndpoint {
         self.secrets = Mutex(secrets)
     }
 
-    /// `app/userPrefs:<suite>` or `app/backend:secrets.<service>` (a `/` in the name, which a store id cannot hold,
+    /// `app/userPrefs:<suite>` or `app/secrets:<service>` (a `/` in the name, which a store id cannot hold,
     /// written `%2F`).
     static func mirrorID(_ container: Container) -> StoreID {
         let name = container.name.replacingOccurrences(of: "/", with: "%2F")
         switch container.source {
         case .userDefaults: return StoreID(scope: .app, storage: .userPrefs(suite: name))
-        case .secrets: return StoreID(scope: .app, storage: .backend(namespace: "secrets." + name))
+        case .secrets: return StoreID(scope: .app, storage: .secrets(service: name))
         }
     }
 
@@ -216,8 +218,8 @@ struct PreferenceHarness {
                 registry: base.hub.registry, suites: Self.suites, services: Self.services, editing: editing)
             : nil
         watches = withWatches ? FakeWatches() : nil
-        base.hub.preferences = preferences
-        base.hub.watches = watches
+        base.hub.preferencesFeature.endpoint = preferences
+        base.hub.watchesFeature.endpoint = watches
     }
 
     func stop() { base.stop() }

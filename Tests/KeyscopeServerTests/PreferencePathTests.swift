@@ -1,5 +1,8 @@
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopePreferences
+import KeyscopeProtocol
+import KeyscopeTunables
 import Testing
 
 @testable import KeyscopeServer
@@ -25,10 +28,12 @@ struct PreferencePathTests {
     func aTargetReadsBackAsTheSamePreference(ref: PreferenceRef, target: String) throws {
         #expect(PreferencePath.target(ref) == target)
         let line = try #require(RawRequestLine(Array("PUT \(target)?token=T HTTP/1.1".utf8)))
-        #expect(line.isPreferences)
-        let segments = try #require(line.preferenceSegments)
+        guard case .route(_, let segments) = Self.table.match(method: "PUT", decodedPath: "/x", raw: line) else {
+            Issue.record("\(target) is not routed by its path as sent")
+            return
+        }
         #expect(try PreferencePath.ref(segments: segments) == ref)
-        #expect(line.undecodableSegment == nil)
+        #expect(Self.table.undecodableSegment(line) == nil)
     }
 
     @Test(arguments: [
@@ -47,30 +52,47 @@ struct PreferencePathTests {
         }
     }
 
-    @Test func routesFollowTheLineAsSent() {
-        func route(_ line: String, _ method: String, _ decoded: String) -> PreferenceRoute? {
-            PreferenceRoute(raw: RawRequestLine(Array(line.utf8)), method: method, decodedPath: decoded)
+    /// The routes of the preference, watch and tunable features.
+    static let table = RouteTable(
+        builtIn: [], features: [PreferencesFeature(), WatchesFeature(), TunablesFeature()])
+
+    /// A match, said in a line: `PUT /api/preferences/… userDefaults,s,a%2Fb`, `405 POST`, `unreadable`, `404`.
+    private func routed(_ line: String, _ method: String, _ decoded: String) -> String {
+        switch Self.table.match(method: method, decodedPath: decoded, raw: RawRequestLine(Array(line.utf8))) {
+        case .route(let route, let rest):
+            "\(route.method.rawValue) \(route.displayPath) \(rest.joined(separator: ","))"
+        case .methodNotAllowed(let allow, _): "405 \(allow.joined(separator: ","))"
+        case .unreadable: "unreadable"
+        case .notFound: "404"
         }
-        #expect(route("GET /api/preferences HTTP/1.1", "GET", "/api/preferences") == .panel(method: "GET"))
-        #expect(
-            route("PUT /api/preferences/userDefaults/s/a%2Fb HTTP/1.1", "PUT", "/api/preferences/userDefaults/s/a/b")
-                == .item(method: "PUT", segments: ["userDefaults", "s", "a%2Fb"]))
-        #expect(
-            route("POST /api/preferences/refresh HTTP/1.1", "POST", "/api/preferences/refresh")
-                == .item(method: "POST", segments: ["refresh"]))
-        #expect(route("GET /x/../api/preferences HTTP/1.1", "GET", "/api/preferences") == .unreadable)
-        #expect(route("GET /api//preferences HTTP/1.1", "GET", "/api/preferences") == .unreadable)
-        #expect(route("GET /api/preferencesX HTTP/1.1", "GET", "/api/preferencesX") == nil)
-        #expect(route("GET /api/watches HTTP/1.1", "GET", "/api/watches") == nil)
     }
 
-    @Test func undecodableSegmentsAreFoundUnderBothRawRoutes() {
+    @Test func routesFollowTheLineAsSent() {
+        #expect(routed("GET /api/preferences HTTP/1.1", "GET", "/api/preferences") == "GET /api/preferences ")
+        #expect(
+            routed("PUT /api/preferences/userDefaults/s/a%2Fb HTTP/1.1", "PUT", "/api/preferences/userDefaults/s/a/b")
+                == "PUT /api/preferences/… userDefaults,s,a%2Fb")
+        #expect(
+            routed("POST /api/preferences/refresh HTTP/1.1", "POST", "/api/preferences/refresh")
+                == "POST /api/preferences/refresh ")
+        #expect(routed("PUT /api/preferences/refresh HTTP/1.1", "PUT", "/api/preferences/refresh") == "405 POST")
+        #expect(routed("GET /x/../api/preferences HTTP/1.1", "GET", "/api/preferences") == "unreadable")
+        #expect(routed("GET /api//preferences HTTP/1.1", "GET", "/api/preferences") == "unreadable")
+        #expect(routed("GET /api/preferencesX HTTP/1.1", "GET", "/api/preferencesX") == "404")
+        #expect(routed("GET /api/watches HTTP/1.1", "GET", "/api/watches") == "GET /api/watches ")
+        #expect(routed("PUT /tune/k/.. HTTP/1.1", "PUT", "/tune") == "PUT /tune/… k,..")
+        #expect(routed("GET /tune/k/.. HTTP/1.1", "GET", "/tune") == "405 PUT,DELETE")
+    }
+
+    @Test func undecodableSegmentsAreFoundUnderEveryRouteReadAsSent() {
         for line in [
             "PUT /api/preferences/userDefaults/s/%zz HTTP/1.1", "DELETE /api/preferences/a%0Ab HTTP/1.1",
             "PUT /tune/k/%zz HTTP/1.1",
         ] {
-            #expect(RawRequestLine(Array(line.utf8))?.undecodableSegment?.code == .badRequest, "\(line)")
+            let raw = RawRequestLine(Array(line.utf8))
+            #expect(raw.flatMap { Self.table.undecodableSegment($0) }?.code == .badRequest, "\(line)")
         }
-        #expect(RawRequestLine(Array("GET /api/other/%zz HTTP/1.1".utf8))?.undecodableSegment == nil)
+        let other = RawRequestLine(Array("GET /api/other/%zz HTTP/1.1".utf8))
+        #expect(other.flatMap { Self.table.undecodableSegment($0) } == nil)
     }
 }

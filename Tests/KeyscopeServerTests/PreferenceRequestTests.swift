@@ -2,6 +2,8 @@ import KeyscopeClient
 import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopePreferences
+import KeyscopeProtocol
 import Testing
 
 @testable import KeyscopeServer
@@ -48,7 +50,7 @@ import Testing
             "type": "preference", "op": "delete", "source": "secrets", "container": "com.shop.api", "key": "token",
         ])
         let seq = Int(try #require(deleted.seq, "\(deleted.message.jsonText())"))
-        #expect(harness.hub.entry(seq: seq)?.change?.storeID.description == "app/backend:secrets.com.shop.api")
+        #expect(harness.hub.entry(seq: seq)?.change?.storeID.description == "app/secrets:com.shop.api")
         #expect(harness.preferences?.mirrored(PreferenceHarness.ref(.secrets, "com.shop.api", "token")) == nil)
 
         let unchanged = try await client.send(request: Self.set("theme", "dark"))
@@ -185,31 +187,46 @@ import Testing
         await client.close()
     }
 
-    @Test func theParserReadsEachOp() {
-        func parse(_ text: String) -> Result<ClientRequest, HubError> {
-            ClientRequest.parse(Array(text.utf8), maxDepth: 64).request
+    @Test func theParserHandsPreferenceRequestsToTheFeatureAndRefusesOnlyItsWrites() throws {
+        let feature = PreferencesFeature()
+        func parse(_ text: String, refusing: HubError? = nil) -> (
+            id: StoreValue, request: Result<ClientRequest, HubError>
+        ) {
+            ClientRequest.parse(Array(text.utf8), maxDepth: 64, features: feature.requests, refusingWrites: refusing)
         }
-        let ref = PreferenceRef(source: .secrets, container: "svc", key: "a/b")
-        #expect(
-            parse(#"{"type":"preference","op":"set","source":"secrets","container":"svc","key":"a/b","value":"x"}"#)
-                == .success(.preference(.set(ref, "x"))))
-        #expect(
-            parse(#"{"type":"preference","op":"delete","source":"secrets","container":"svc","key":"a/b"}"#)
-                == .success(.preference(.delete(ref))))
-        #expect(parse(#"{"type":"preference","op":"refresh"}"#) == .success(.preference(.refresh)))
+        let set = parse(
+            #"{"type":"preference","op":"set","source":"secrets","container":"svc","key":"a/b","value":"x"}"#)
+        guard case .success(.feature(let request, let members)) = set.request else {
+            Issue.record("a preference request is not handed to the feature: \(set.request)")
+            return
+        }
+        #expect(request.type == "preference")
+        #expect(members.peekString("key") == "a/b")
+        #expect(try members.value() == "x")
+
         let invalid = parse(
             #"{"type":"preference","op":"set","source":"userDefaults","container":"c","key":"k","value":{"$color":"red"}}"#
         )
-        #expect((try? invalid.get()) == nil)
-        if case .failure(let error) = invalid { #expect(error.code == .typeMismatch) }
-        let readOnly = RequestExecutor.readOnlyError
-        let refused = ClientRequest.parse(
-            Array(#"{"id":1,"type":"preference","op":"set"}"#.utf8), maxDepth: 64, refusingWrites: readOnly)
+        if case .success(.feature(let request, let members)) = invalid.request {
+            do {
+                _ = try request.handle(members)
+                Issue.record("an invalid value was accepted")
+            } catch {
+                #expect(error.code == .typeMismatch)
+            }
+        } else {
+            Issue.record("not handed to the feature: \(invalid.request)")
+        }
+
+        let readOnly = HubError(code: .readOnly, message: "read-only")
+        let refused = parse(#"{"id":1,"type":"preference","op":"set"}"#, refusing: readOnly)
         #expect(refused.id == 1)
-        #expect(refused.request == .failure(readOnly))
-        let refresh = ClientRequest.parse(
-            Array(#"{"type":"preference","op":"refresh"}"#.utf8), maxDepth: 64, refusingWrites: readOnly)
-        #expect(refresh.request == .success(.preference(.refresh)))
+        if case .failure(let error) = refused.request { #expect(error == readOnly) } else { Issue.record("accepted") }
+        let refresh = parse(#"{"type":"preference","op":"refresh"}"#, refusing: readOnly)
+        if case .success(.feature) = refresh.request {
+        } else {
+            Issue.record("a refresh was refused: \(refresh.request)")
+        }
     }
 
     @Test func theExecutorRunsPreferencesThroughTheHub() throws {
@@ -219,9 +236,11 @@ import Testing
         let request = Array(
             #"{"id":"p","type":"preference","op":"set","source":"userDefaults","container":"com.shop","key":"theme","value":"blue"}"#
                 .utf8)
-        #expect(executor.execute(request).error?.code == .noPreferences)
+        #expect(executor.execute(request).error?.code == .unknownType, "without the feature, no such request")
+        _ = hub.preferencesFeature
+        #expect(executor.execute(request).error?.code == .noPreferences, "the feature without preferences")
         let preferences = try FakePreferences(registry: hub.registry, suites: PreferenceHarness.suites)
-        hub.preferences = preferences
+        hub.preferencesFeature.endpoint = preferences
         let outcome = executor.execute(request)
         #expect(outcome.error == nil)
         let reply = try JanssonCodec.decode(outcome.reply)

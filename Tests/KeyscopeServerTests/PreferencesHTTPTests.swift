@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeClient
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import Testing
 
 @testable import KeyscopeServer
@@ -92,7 +93,7 @@ import Testing
         #expect(harness.preferences?.secret(ref) == "new-secret")
         #expect(harness.preferences?.mirrored(ref) == "•••• (10)")
         let change = try #require(harness.hub.entry(seq: Int(seq))?.change)
-        #expect(change.storeID.description == "app/backend:secrets.com.shop.api")
+        #expect(change.storeID.description == "app/secrets:com.shop.api")
         #expect(change.patches.first?.newValue == "•••• (10)")
     }
 
@@ -378,7 +379,7 @@ import Testing
             let (status, json, _) = try harness.call(method, target, body: body)
             #expect(status == 404, "\(method) \(target)")
             #expect(TuneHarness.code(json) == "no_preferences")
-            #expect(json?["error"]?["message"]?.stringValue?.contains("Inspector.start(preferences:)") == true)
+            #expect(json?["error"]?["message"]?.stringValue?.contains("PreferencesFeature") == true)
         }
         #expect(try harness.call("GET", "/api/watches").status == 200, "watches do not need preferences")
     }
@@ -457,6 +458,6 @@ import Testing
         (.typeMismatch, 400), (.badJSON, 400),
     ])
     func errorCodesMapToTheirStatus(code: HubError.Code, status: Int) {
-        #expect(ServerCore.status(for: code) == status)
+        #expect(code.httpStatus == status)
     }
 }

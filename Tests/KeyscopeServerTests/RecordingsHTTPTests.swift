@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeClient
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeRecording
 import KeyscopeServiceLifecycle
 import Synchronization
 import Testing
@@ -264,7 +265,7 @@ import Testing
             let (status, json, _) = try harness.call(method, target)
             #expect(status == 404, "\(method) \(target)")
             #expect(TuneHarness.code(json) == "no_recordings", "\(method) \(target)")
-            #expect(json?["error"]?["message"]?.stringValue?.contains("Inspector.start(recordings:)") == true)
+            #expect(json?["error"]?["message"]?.stringValue?.contains("RecordingsFeature") == true)
         }
     }
 
@@ -274,10 +275,10 @@ import Testing
         options.writesServerRecord = false
         let recordings = try FakeRecordings(fixtures: ["small.kslog": Self.fixture])
         let service = try #require(
-            InspectorService(registry: StoreRegistry(), options: options, recordings: recordings))
+            InspectorService(registry: StoreRegistry(), options: options, features: [RecordingsFeature(recordings)]))
         try service.server.start()
         defer { service.server.stop() }
-        #expect(service.server.hub.recordings === recordings)
+        #expect(service.server.hub.feature(RecordingsFeature.self)?.endpoint === recordings)
         let client = HTTPClient(
             endpoint: InspectorEndpoint(
                 host: "127.0.0.1", port: try #require(service.server.port), token: try #require(service.server.token)))

@@ -2,6 +2,8 @@ import Foundation
 import KeyscopeClient
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
+import KeyscopeRecording
 import Synchronization
 
 @testable import KeyscopeServer
@@ -12,7 +14,7 @@ import Synchronization
 ///
 /// ```swift
 /// let recordings = try FakeRecordings(fixtures: ["checkout.kslog": Array("{}\n".utf8)])
-/// hub.recordings = recordings
+/// hub.recordingsFeature.endpoint = recordings
 /// ```
 /// Its rules, close to the real ones: a source other than `recordings` or `fixtures`, or a name that is not
 /// `[A-Za-z0-9._-]+` ending in `.kslog` (or whose file is absent), is `not_found`; starting with a name in use is
@@ -130,7 +132,7 @@ struct RecordingsHarness {
     ) throws {
         base = try TuneHarness(withTunables: false, configure: configure)
         self.recordings = withRecordings ? try recordings ?? FakeRecordings() : nil
-        base.hub.recordings = self.recordings
+        base.hub.recordingsFeature.endpoint = self.recordings
     }
 
     func stop() { base.stop() }

@@ -1,6 +1,9 @@
 import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopePreferences
+import KeyscopeProtocol
+import KeyscopeTunables
 import Testing
 
 @testable import KeyscopeServer
@@ -8,7 +11,9 @@ import Testing
 /// Requests as they come off the wire: parsed, validated, executed against a real hub and store.
 @Suite struct RequestExecutorTests {
     func setUp(readOnly: Bool = false) throws -> (RequestExecutor, InspectorHub, KeyValueStore) {
-        let hub = InspectorHub(registry: StoreRegistry(), options: HubOptions(readOnly: readOnly))
+        let hub = InspectorHub(
+            registry: StoreRegistry(), options: HubOptions(readOnly: readOnly),
+            features: [TunablesFeature(), PreferencesFeature()])
         hub.start()
         let store = KeyValueStore(id: StoreID(scope: .app, storage: .memory), root: ["cart": ["total": 90]])
         try hub.registry.register(store)

@@ -2,6 +2,7 @@ import Foundation
 import InMemoryLogging
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import KeyscopeServiceLifecycle
 import Logging
 import ServiceLifecycle

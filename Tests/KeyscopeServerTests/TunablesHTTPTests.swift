@@ -27,6 +27,9 @@ import Testing
         ("inf", "inf"), ("0x10", "0x10"), ("+1", "+1"), ("%2B1", "+1"), ("01", "01"), (".5", ".5"), ("1.", "1."),
         ("%23ff8800", "#ff8800"), ("true", "true"), ("null", "null"), ("a%20b", "a b"), ("a+b", "a+b"),
         ("%E2%9C%93", "✓"), ("%25", "%"), ("a%2Fb", "a/b"), ("..", ".."), ("%2E", "."), ("", ""),
+        // The value is the rest of the path after the key: separators, %2F and // all stay in it.
+        ("a/b", "a/b"), ("https:%2F%2Fexample.com%2Fhelp", "https://example.com/help"),
+        ("https://example.com/help", "https://example.com/help"), ("1/2", "1/2"),
     ])
     func putReadsTheValueByTheJSONNumberGrammar(segment: String, expected: StoreValue) throws {
         let harness = try TuneHarness()
@@ -55,7 +58,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("/tune/free/a/b", 400, "bad_request"), ("/tune/free", 400, "bad_request"), ("/tune/", 400, "bad_request"),
+        ("/tune/free/%zz/b", 400, "bad_request"), ("/tune/free", 400, "bad_request"), ("/tune/", 400, "bad_request"),
         ("/tune//5", 400, "bad_request"), ("/tune/free/%zz", 400, "bad_request"), ("/tune/free/%2", 400, "bad_request"),
         ("/tune/free/a%0Ab", 400, "bad_request"), ("/tune/free/%00", 400, "bad_request"),
         ("/tune/a%2Fb/1", 400, "bad_request"), ("/tune/\(String(repeating: "k", count: 257))/1", 400, "bad_request"),

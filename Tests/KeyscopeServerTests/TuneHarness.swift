@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeClient
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeTunables
 import Testing
 
 @testable import KeyscopeServer
@@ -42,7 +43,7 @@ struct TuneHarness {
             withTunables
             ? try FakeTunables(registry: hub.registry, values: Self.initial, schema: Self.schema, required: required)
             : nil
-        hub.tunables = tunables
+        hub.tunablesFeature.endpoint = tunables
         self.hub = hub
         server = InspectorServer(hub: hub, options: options)
         try server.start()

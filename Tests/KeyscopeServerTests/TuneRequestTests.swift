@@ -2,6 +2,8 @@ import KeyscopeClient
 import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
+import KeyscopeTunables
 import Testing
 
 @testable import KeyscopeServer
@@ -83,9 +85,11 @@ import Testing
         let tunables = try FakeTunables(
             registry: hub.registry, values: TuneHarness.initial, schema: TuneHarness.schema)
         let executor = RequestExecutor(hub: hub, readOnly: false, maxJSONDepth: 512)
-        let missing = executor.execute(Array(#"{"id":1,"type":"tune","key":"height","value":64}"#.utf8))
-        #expect(missing.error?.code == .noTunables)
-        hub.tunables = tunables
+        let request = Array(#"{"id":1,"type":"tune","key":"height","value":64}"#.utf8)
+        #expect(executor.execute(request).error?.code == .unknownType, "without the feature, no such request")
+        let feature = hub.tunablesFeature
+        #expect(executor.execute(request).error?.code == .noTunables, "the feature without tunables")
+        feature.endpoint = tunables
         let outcome = executor.execute(Array(#"{"id":"t","type":"tune","key":"height","value":64}"#.utf8))
         #expect(outcome.error == nil)
         let reply = try JanssonCodec.decode(outcome.reply)

@@ -62,7 +62,7 @@ import Testing
             let (status, json, _) = try harness.call(method, target, body: body)
             #expect(status == 404, "\(method) \(target)")
             #expect(TuneHarness.code(json) == "no_watches")
-            #expect(json?["error"]?["message"]?.stringValue?.contains("Inspector.start(watches:)") == true)
+            #expect(json?["error"]?["message"]?.stringValue?.contains("WatchesFeature") == true)
         }
         #expect(try harness.call("GET", "/api/preferences").status == 200, "preferences do not need watches")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import KeyscopeTunables
 import Testing
 
@@ -95,7 +96,7 @@ extension TunablesTests {
             #expect(panel["defaults"] == SchemaTests.defaults)
             #expect(panel["schema"] == tunables.schema?.jsonValue)
             #expect(panel["schema"]?["height"]?["max"] == 120)
-            // It is JSON per VALUES.md: it survives a round trip.
+            // It is JSON per docs/store.md: it survives a round trip.
             #expect(try StoreValue(jsonData: panel.jsonData()) == panel)
 
             let (_, plain) = try open(schema: nil)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A stand-in for the Keyscope inspector's WebSocket surface (../shared/spec/PROTOCOL.md), to check the
+"""A stand-in for the Keyscope inspector's WebSocket surface (`docs/protocol.md`), to check the
 `keyscope` client commands (snapshot, tail, write) and the KeyscopeClient library without the real server.
 
 It is a mock, not a second implementation: it keeps the framing and the security checks of the contract (Host,

@@ -1,7 +1,8 @@
-"""The Autobahn WebSocket suite against `keyscope serve --echo` (the inspector's server code in conformance mode),
-driven by kosoku (a native runner of the Autobahn case files). Run by `make conformance`; see docs/conformance.md.
+"""The Autobahn WebSocket suite against `KeyscopeConformanceEcho` (the inspector's lws layer with an echo), driven by
+kosoku (a native runner of the Autobahn case files). Run by `make conformance`; see docs/conformance.md.
 
-    KEYSCOPE_BIN=.build/debug/keyscope .venv-e2e/bin/python Tests/conformance/autobahn.py [--report DIR] [-i CASE]…
+    KEYSCOPE_ECHO_BIN=.build/debug/KeyscopeConformanceEcho .venv-e2e/bin/python Tests/conformance/autobahn.py \
+        [--report DIR] [-i CASE]…
 
 Prints the count of each outcome and exits non-zero unless every case is OK, NON-STRICT or INFORMATIONAL (the
 message exchange and the closing handshake both), except:
@@ -72,13 +73,14 @@ def main() -> int:
     parser.add_argument("--report", type=Path, default=REPO / "conformance-report", help="report folder")
     parser.add_argument("-i", "--include", action="append", default=[], help="case or glob (default: all)")
     # The one place this size is set: `make conformance` relies on this default.
-    parser.add_argument("--max-message", default="20MiB", help="the echo's --max-message (9.* sends 16 MiB)")
+    parser.add_argument(
+        "--max-message", type=int, default=20 << 20, help="the echo's --max-message in bytes (9.* sends 16 MiB)")
     args = parser.parse_args()
 
     kosoku = Path(sys.executable).parent / "kosoku"
     report: Path = args.report
     began = time.monotonic()
-    with EchoServer("--max-message", args.max_message) as echo:
+    with EchoServer("--max-message", str(args.max_message)) as echo:
         command = [str(kosoku), f"127.0.0.1:{echo.port}", "-o", str(report)]
         for case in args.include:
             command += ["-i", case]
@@ -115,7 +117,7 @@ def main() -> int:
     def counts(counter: collections.Counter[str]) -> str:
         return ", ".join(f"{name} {count}" for name, count in counter.most_common())
 
-    print(f"Autobahn suite against keyscope serve --echo ({agent}): {len(cases)} cases in {seconds:.0f} s")
+    print(f"Autobahn suite against KeyscopeConformanceEcho ({agent}): {len(cases)} cases in {seconds:.0f} s")
     print(f"  {applicable.total()} applicable: {counts(applicable)} (closing: {counts(closing)})")
     if not_applicable:
         print(f"  {not_applicable.total()} not applicable (12.*, 13.*: no permessage-deflate offered): "

@@ -1,8 +1,9 @@
-"""`keyscope serve --echo` (the conformance mode) as a context manager, for test_echo.py and the Autobahn run
-(Tests/conformance/autobahn.py)."""
+"""The conformance echo (the `KeyscopeConformanceEcho` executable) as a context manager, for test_echo.py and the
+Autobahn run (Tests/conformance/autobahn.py)."""
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
@@ -16,9 +17,15 @@ START_TIMEOUT = 20.0
 STOP_TIMEOUT = 10.0
 
 
+def echo_binary() -> Path:
+    """`$KEYSCOPE_ECHO_BIN`, else `KeyscopeConformanceEcho` beside the `keyscope` binary (the same build folder)."""
+    given = os.environ.get("KEYSCOPE_ECHO_BIN")
+    return Path(given).resolve() if given else keyscope_binary().parent / "KeyscopeConformanceEcho"
+
+
 class EchoServer(LoopbackAddress):
-    """Starts `keyscope serve --echo --port 0 ARGS…` and waits for its `Keyscope echo: ws://127.0.0.1:PORT/` line;
-    on exit, SIGINT and a wait for exit status 0. Its stderr goes to ours (lws's warnings included)."""
+    """Starts `KeyscopeConformanceEcho --port 0 ARGS…` and waits for its `Keyscope echo: ws://127.0.0.1:PORT/` line;
+    on exit, SIGINT and a wait for exit status 0. Its stderr goes to ours."""
 
     def __init__(self, *args: str) -> None:
         super().__init__()  # no token: the echo asks for none (support.RawWebSocket and raw_request read it)
@@ -31,10 +38,10 @@ class EchoServer(LoopbackAddress):
         return f"ws://{self.host_header}/"
 
     def __enter__(self) -> "EchoServer":
-        binary: Path = keyscope_binary()
-        self.process = subprocess.Popen(
-            [str(binary), "serve", "--echo", "--port", "0", *self.args],
-            stdout=subprocess.PIPE, text=True)
+        binary = echo_binary()
+        if not binary.exists():
+            raise AssertionError(f"{binary} does not exist: build it with `swift build --product KeyscopeConformanceEcho`")
+        self.process = subprocess.Popen([str(binary), "--port", "0", *self.args], stdout=subprocess.PIPE, text=True)
         first_line: list[str] = []
         reader = threading.Thread(target=lambda: first_line.append(self.process.stdout.readline()), daemon=True)
         reader.start()
@@ -43,7 +50,7 @@ class EchoServer(LoopbackAddress):
         if not match:
             self.process.kill()
             self.process.wait()
-            raise AssertionError(f"keyscope serve --echo did not start: first line {first_line!r}")
+            raise AssertionError(f"KeyscopeConformanceEcho did not start: first line {first_line!r}")
         self.port = int(match.group(1))
         return self
 
@@ -56,7 +63,7 @@ class EchoServer(LoopbackAddress):
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-            raise AssertionError("keyscope serve --echo did not stop on SIGINT")
+            raise AssertionError("KeyscopeConformanceEcho did not stop on SIGINT")
         self.process.stdout.close()
         if exc[0] is None:
-            assert code == 0, f"keyscope serve --echo exited with {code}"
+            assert code == 0, f"KeyscopeConformanceEcho exited with {code}"

@@ -88,6 +88,21 @@ class RedisServer:
                     entry.unlink()
         self.start()
 
+    def call(self, *args: str) -> object:
+        """One command on a fresh connection (AUTH first when the server has a password), with its RESP2 reply:
+        str for status and bulk replies, int, None, list; an error reply raises AssertionError."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=10) as connection:
+            reader = connection.makefile("rb")
+            commands = ([("AUTH", self.password)] if self.password else []) + [args]
+            for command in commands:
+                payload = f"*{len(command)}\r\n".encode()
+                for arg in command:
+                    data = arg.encode()
+                    payload += f"${len(data)}\r\n".encode() + data + b"\r\n"
+                connection.sendall(payload)
+                reply = _read_reply(reader)
+            return reply
+
     def close(self) -> None:
         self.stop()
         shutil.rmtree(self.directory, ignore_errors=True)
@@ -97,3 +112,22 @@ class RedisServer:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _read_reply(reader) -> object:
+    line = reader.readline().rstrip(b"\r\n")
+    kind, rest = line[:1], line[1:].decode()
+    if kind == b"+":
+        return rest
+    if kind == b"-":
+        raise AssertionError(f"redis replied with an error: {rest}")
+    if kind == b":":
+        return int(rest)
+    if kind == b"$":
+        if int(rest) < 0:
+            return None
+        data = reader.read(int(rest) + 2)
+        return data[:-2].decode("utf-8", errors="replace")
+    if kind == b"*":
+        return None if int(rest) < 0 else [_read_reply(reader) for _ in range(int(rest))]
+    raise AssertionError(f"not a RESP2 reply: {line!r}")

@@ -16,7 +16,7 @@ def is_tagged(value) -> bool:
 
 
 def key_count(value) -> int:
-    """Members and elements at any depth; a tagged value (VALUES.md) is one scalar, not an object."""
+    """Members and elements at any depth; a tagged value (docs/store.md) is one scalar, not an object."""
     if is_tagged(value):
         return 0
     if isinstance(value, dict):

@@ -1,6 +1,7 @@
-"""The conformance mode, `keyscope serve --echo`: every message comes back whole and in its frame type, through the
-inspector's framing, reassembly and limits; bad UTF-8 closes with 1007, an oversized message with 1009; any or no
-subprotocol, no token, no HTTP API. The Autobahn suite itself runs in `make conformance` (docs/conformance.md)."""
+"""The conformance echo, `KeyscopeConformanceEcho`: every message comes back whole and in its frame type, through the
+inspector's lws layer (framing, reassembly and limits); bad UTF-8 closes with 1007, an oversized message with 1009;
+any or no subprotocol, no token, no HTTP API. The shipped `keyscope serve` has no echo mode. The Autobahn suite
+itself runs in `make conformance` (docs/conformance.md)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from echo_server import EchoServer
+from echo_server import EchoServer, echo_binary
 from support import OP_BINARY, OP_CLOSE, OP_CONT, OP_PING, OP_PONG, OP_TEXT, RawWebSocket, keyscope_binary, raw_request
 
 LIMIT = 64 << 10
@@ -19,7 +20,7 @@ LIMIT = 64 << 10
 
 @pytest.fixture(scope="module")
 def echo():
-    with EchoServer("--max-message", "64KiB") as running:
+    with EchoServer("--max-message", str(LIMIT)) as running:
         yield running
 
 
@@ -175,16 +176,30 @@ def test_the_host_rule_still_holds(echo):
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["--echo", "--demo"], "cannot be used together"),
-        (["--echo", "--host", "0.0.0.0"], "loopback only"),
-        ([], "--echo"),
+        (["--host", "0.0.0.0"], "loopback only"),
+        (["--host", "::"], "loopback only"),
+        (["--max-message", "1023"], "at least 1024 bytes"),
+        (["--max-message", "4MiB"], "--max-message"),
     ],
 )
-def test_the_cli_refuses_echo_with_demo_or_off_loopback(args, says):
-    result = subprocess.run(
-        [str(keyscope_binary()), "serve", "--port", "0", *args], capture_output=True, text=True, timeout=20)
+def test_the_echo_refuses_what_it_cannot_serve(args, says):
+    result = subprocess.run([str(echo_binary()), "--port", "0", *args], capture_output=True, text=True, timeout=20)
     assert result.returncode != 0
     assert says in result.stderr, result.stderr
+
+
+def test_the_echo_says_when_its_port_is_taken(echo):
+    result = subprocess.run(
+        [str(echo_binary()), "--port", str(echo.port)], capture_output=True, text=True, timeout=20)
+    assert result.returncode == 1
+    assert f"could not listen on 127.0.0.1 port {echo.port}" in result.stderr, result.stderr
+
+
+def test_the_shipped_server_has_no_echo_mode():
+    result = subprocess.run(
+        [str(keyscope_binary()), "serve", "--demo", "--echo", "--port", "0"], capture_output=True, text=True, timeout=20)
+    assert result.returncode != 0
+    assert "Unknown option '--echo'" in result.stderr, result.stderr
 
 
 def test_sigint_closes_clients_with_1001_and_exits_0():

@@ -18,7 +18,7 @@ SUITE = "com.keyscope.demo"
 STATUS_SUITE = "com.keyscope.demo.status"
 SERVICE = "com.keyscope.demo.api"
 SUITE_STORE = f"app/userPrefs:{SUITE}"
-SERVICE_STORE = f"app/backend:secrets.{SERVICE}"
+SERVICE_STORE = f"app/secrets:{SERVICE}"
 PLACEHOLDER = "\u2022\u2022\u2022\u2022 ("
 
 

@@ -1,4 +1,4 @@
-"""The read side of the wire contract (PROTOCOL.md "HTTP" and "WebSocket", LOG-FORMAT.md events): health, snapshot,
+"""The read side of the wire contract (docs/protocol.md "HTTP" and "WebSocket", docs/recording.md events): health, snapshot,
 hello, the ordered change stream under load, resume (continuous, gap, unknown seq), many clients, shutdown."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def check_subscription(subscription: dict) -> None:
 
 
 def check_entry(entry: dict) -> None:
-    """One event as LOG-FORMAT.md has it: a change (patches, txn) or a store event."""
+    """One event as docs/recording.md has it: a change (patches, txn) or a store event."""
     assert isinstance(entry["seq"], int)
     assert TIME.match(entry["time"]), entry
     assert isinstance(entry["store"], str) and "/" in entry["store"], entry
@@ -289,7 +289,7 @@ def test_sigint_closes_every_client_with_1001(launch):
 
 @pytest.mark.parametrize("resume", ["abc", "-1"])
 def test_unusable_resume_value_is_a_fresh_start(server, resume):
-    # Not in PROTOCOL.md; what the server does with a resume value it cannot use must still be a valid stream.
+    # Not in docs/protocol.md; what the server does with a resume value it cannot use must still be a valid stream.
     client = StreamClient.open(server, query=f"resume={resume}")
     try:
         client.wait_entries(3, timeout=20)

@@ -1,4 +1,4 @@
-"""`keyscope record` against the real demo: the files it writes are valid recordings (LOG-FORMAT.md, checked here by a
+"""`keyscope record` against the real demo: the files it writes are valid recordings (docs/recording.md, checked here by a
 small replay that shares no code with Keyscope), its bounds and muting hold, and Ctrl-C ends it cleanly."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ MUTED = "•••• (muted)"
 ABSENT = object()
 
 
-# MARK: - A tiny replay (VALUES.md paths and patches)
+# MARK: - A tiny replay (docs/store.md paths and patches)
 
 PATH_TOKEN = re.compile(r'\.?([^.\[\]"\s]+)|\[(0|[1-9][0-9]*)\]|\[("(?:[^"\\]|\\.)*")\]')
 
@@ -88,7 +88,7 @@ def apply_patch(root: dict, patch: dict) -> None:
 
 
 def replay(path: Path) -> tuple[dict, list[dict], dict]:
-    """Checks `path` against LOG-FORMAT.md; returns the header, the events and the final state (store id → root)."""
+    """Checks `path` against docs/recording.md; returns the header, the events and the final state (store id → root)."""
     data = path.read_bytes()
     assert data.endswith(b"\n"), "a torn tail"
     lines = data.decode("utf-8").split("\n")[:-1]

@@ -1,5 +1,5 @@
 """Recordings over HTTP against the real demo (docs/recording.md "HTTP"): the fixtures it offers, a recording made
-inside the service with `POST /api/recordings` and stopped, downloaded as it was written, valid per LOG-FORMAT.md
+inside the service with `POST /api/recordings` and stopped, downloaded as it was written, valid per docs/recording.md
 (checked by the real `keyscope verify` and by replaying it here against the service's own log), and the rules: the
 token, bad names, read-only servers (which refuse to start recordings: a recording writes a file)."""
 

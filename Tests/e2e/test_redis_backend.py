@@ -1,5 +1,6 @@
-"""Backend storage on Redis (FLEET.md): real `keyscope serve --demo --redis …` processes share the demo's backend
-store `app/backend:shop` through a real redis-server the test starts itself."""
+"""Backend storage on Redis (docs/fleet.md): real `keyscope serve --demo --redis …` processes share the demo's backend
+store `app/backend:shop` through a real redis-server the test starts itself; the secret mirrors
+(`app/secrets:<service>`) never go through it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from redis_support import RedisServer
 from support import KeyscopeServer, StreamClient, http, request_http, store_root, unique_key, wait_for
 
 STORE = "app/backend:shop"
+SECRETS_STORE = "app/secrets:com.keyscope.demo.api"
 PASSWORD = "e2e-secret-pw"
 
 
@@ -110,6 +112,68 @@ def test_a_bad_redis_url_is_refused_without_showing_the_password():
     assert result.returncode != 0
     assert "redis://" in result.stderr
     assert "pw-xyz" not in result.stderr + result.stdout
+
+
+def test_the_secret_mirrors_are_never_synced_through_redis(redis):
+    one = start_instance(redis, "shop-1")
+    two = start_instance(redis, "shop-2")
+    try:
+        # A length no demo token has, so that its placeholder tells this secret apart.
+        secret = unique_key("e2e-rotated-token").ljust(97, "x")
+        placeholder = f"\u2022\u2022\u2022\u2022 ({len(secret)})"
+        reply = http(one, "PUT", "/api/preferences/secrets/com.keyscope.demo.api/token", body={"value": secret})
+        assert reply.status == 200, reply.describe()
+        stores = {s["id"]: s for s in http(one, "GET", "/api/snapshot").json()["stores"]}
+        assert stores[SECRETS_STORE]["root"]["token"] == placeholder
+        assert "backend" not in stores[SECRETS_STORE]
+        assert not any(store_id.startswith("app/backend:secrets") for store_id in stores)
+        # Meanwhile the backend store syncs as ever: a write on one reaches two.
+        key = unique_key("after_secret")
+        request_http(one, {"type": "write", "store": STORE, "op": "set", "path": key, "value": True})
+        wait_for(lambda: store_root(http(two, "GET", "/api/snapshot").json(), STORE).get(key) is True, f"{key} on two")
+        # Redis holds the backend store's document and nothing else: no secret, no mirror, not even redacted.
+        keys = redis.call("KEYS", "*")
+        assert keys and all(k.startswith("e2e:backend:shop:") for k in keys), keys
+        fields = redis.call("HGETALL", "e2e:backend:shop:v1:doc")
+        assert key in fields
+        assert not any(secret in text or "\u2022" in text or "token" in text for text in fields), fields
+        # Each instance keeps its own secret store: two's mirror never heard of one's new token.
+        assert store_root(http(two, "GET", "/api/snapshot").json(), SECRETS_STORE)["token"] != placeholder
+    finally:
+        one.stop()
+        two.stop()
+
+
+def test_a_demo_started_while_redis_is_down_takes_the_fleets_settings_when_it_returns():
+    """The demo writes default flags and banner into an empty backend store when Redis is down at its start; when
+    Redis returns they must not replace the fleet's settings (docs/fleet.md "The conflict rule")."""
+    with RedisServer(password=PASSWORD, persistent=True) as redis:
+        one = start_instance(redis, "shop-1")
+        two = None
+        try:
+            banner = unique_key("fleet-banner")
+            for payload in ({"type": "write", "store": STORE, "op": "set", "path": "banner", "value": banner},
+                            {"type": "write", "store": STORE, "op": "set", "path": "flags.e2eMarker", "value": True}):
+                assert request_http(one, payload).status == 200
+            wait_for(lambda: snapshot_entry(one)["backend"]["pending"] == 0, "shop-1 pushed the fleet's settings")
+            redis.stop()  # saves its data: it comes back with it
+            two = start_instance(redis, "shop-2")
+            assert snapshot_entry(two)["backend"]["state"] == "connecting"
+            defaults = snapshot_entry(two)["root"]
+            assert "e2eMarker" not in defaults["flags"] and defaults["banner"] != banner
+            redis.start()
+            wait_for(lambda: (e := snapshot_entry(two)["backend"])["state"] == "connected" and e["pending"] == 0,
+                     "shop-2 synced", timeout=20)
+            # The fleet's flags object (with its marker) is what both hold; the demo's own flag flips since keep it.
+            wait_for(lambda: snapshot_entry(two)["root"].get("flags") == snapshot_entry(one)["root"].get("flags")
+                     and snapshot_entry(two)["root"].get("banner") == snapshot_entry(one)["root"].get("banner"),
+                     "both instances hold the same settings", timeout=20)
+            for server in (one, two):
+                assert snapshot_entry(server)["root"]["flags"]["e2eMarker"] is True
+        finally:
+            one.stop()
+            if two is not None:
+                two.stop()
 
 
 def test_redis_restarted_empty_wipes_nothing_and_sync_resumes(redis):

@@ -1,4 +1,4 @@
-"""Requests (PROTOCOL.md "Client to server"): every request type over the WebSocket and `POST /api/request`, every
+"""Requests (docs/protocol.md "Client to server"): every request type over the WebSocket and `POST /api/request`, every
 error code, the reply's seq matching the change in the stream, and `--read-only`.
 
 The demo's own keys are never touched: each test writes under its own fresh top-level key of `app/memory`.
@@ -39,7 +39,7 @@ def ok_seq(reply: dict, request_id=None) -> int | None:
 
 
 def http_error_code(body: dict, request_id=None) -> str:
-    """An HTTP error body: `{"error": {"code", "message"}}` (PROTOCOL.md "HTTP"); when it is a whole reply object,
+    """An HTTP error body: `{"error": {"code", "message"}}` (docs/protocol.md "HTTP"); when it is a whole reply object,
     its id must be the request's."""
     assert isinstance(body.get("error"), dict), body
     assert isinstance(body["error"].get("message"), str) and body["error"]["message"], body
@@ -272,8 +272,9 @@ def no_tunables_server():
         ("GET", "/api/tunables", None, 404, "no_tunables"),
         ("PUT", "/tune/a%2Fb/5", None, 404, "no_tunables"),
         ("POST", "/tune", {"toolbar_height": 64}, 404, "no_tunables"),
-        # Read from the request line as sent: a %2F stays inside its segment, so three segments are three.
-        ("PUT", "/tune/a/b/5", None, 400, "bad_request"),
+        # The value is the rest of the path after the key: the key "a" is well formed, so the answer is that there
+        # are no tunables.
+        ("PUT", "/tune/a/b/5", None, 404, "no_tunables"),
         ("PUT", "/tune//5", None, 400, "bad_request"),
         ("PUT", "/tune/k/%zz", None, 400, "bad_request"),
         ("PUT", "/tune/k/a%0Ab", None, 400, "bad_request"),

@@ -1,4 +1,4 @@
-// Loads the shared VALUES.md vectors from fixtures/values/ with the platform's JSON.parse (never with the reader
+// Loads the shared docs/store.md vectors from fixtures/values/ with the platform's JSON.parse (never with the reader
 // under test). Key-path indexes can exceed 2^53, so they are read as strings.
 
 import { readFileSync } from "node:fs";

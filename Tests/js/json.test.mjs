@@ -28,7 +28,7 @@ test("every invalid-bytes.json vector is refused, never replaced", () => {
   }
 });
 
-test("equality.json: VALUES.md equality", () => {
+test("equality.json: StoreValue equality", () => {
   for (const { name, a, b, equal } of loadVectors("equality.json")) {
     assert.equal(valuesEqual(parseJSON(a), parseJSON(b)), equal, name);
   }

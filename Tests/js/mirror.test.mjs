@@ -13,7 +13,7 @@ function apply(rootText, patchText, checkOld = false) {
   return stringifyValue(applyPatch(parseJSON(rootText), decoded, parseKeyPath(decoded.path), checkOld));
 }
 
-test("set, insert, remove and merge, as VALUES.md records them", () => {
+test("set, insert, remove and merge, as docs/store.md records them", () => {
   assert.equal(apply('{"cart":{"total":90}}', '{"op":"set","path":"cart.total","old":90,"new":100}'), '{"cart":{"total":100}}');
   assert.equal(apply('{"cart":{}}', '{"op":"set","path":"cart.note","new":"hi"}'), '{"cart":{"note":"hi"}}');
   assert.equal(apply('{}', '{"op":"set","path":"a","new":{"b":{"c":1}}}'), '{"a":{"b":{"c":1}}}');

@@ -41,7 +41,7 @@ test("times", () => {
   assert.equal(formatAge(0, 3 * 3600 * 1000), "3 h");
 });
 
-test("requests carry VALUES.md JSON as given", () => {
+test("requests carry StoreValue JSON as given", () => {
   assert.equal(writeRequest(1, "app/memory", { op: "set", path: "cart.total", json: "3.0" }), '{"id":1,"type":"write","store":"app/memory","op":"set","path":"cart.total","value":3.0}');
   assert.equal(writeRequest(2, "app/memory", { op: "remove", path: "cart.note" }), '{"id":2,"type":"write","store":"app/memory","op":"remove","path":"cart.note"}');
   const txn = JSON.parse(transactionRequest(3, "s/a", [{ op: "set", path: "a", json: "1" }, { op: "remove", path: "b" }]));

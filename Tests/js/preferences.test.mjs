@@ -15,13 +15,13 @@ import { PreferencesModel } from "../../Public/app/worker/preferences-model.mjs"
 const panelJSON = `{
   "editing": true, "reveal": false, "showSystemKeys": false,
   "containers": [
-    {"source": "secrets", "container": "com.keyscope.demo.api", "store": "app/backend:secrets.com.keyscope.demo.api", "location": "file", "count": 2},
+    {"source": "secrets", "container": "com.keyscope.demo.api", "store": "app/secrets:com.keyscope.demo.api", "location": "file", "count": 2},
     {"source": "userDefaults", "container": "com.keyscope.demo", "store": "app/userPrefs:com.keyscope.demo", "location": "/home/u/.config/com.keyscope.demo.plist", "count": 8},
     {"source": "userDefaults", "container": "com.keyscope.empty", "store": "app/userPrefs:com.keyscope.empty", "location": "/home/u/.config/com.keyscope.empty.plist", "count": 0}
   ],
   "items": [
     {"id": "secrets/com.keyscope.demo.api/token", "key": "token", "value": "\u2022\u2022\u2022\u2022 (24)", "type": "string", "source": "secrets",
-     "container": "com.keyscope.demo.api", "service": "com.keyscope.demo.api", "store": "app/backend:secrets.com.keyscope.demo.api",
+     "container": "com.keyscope.demo.api", "service": "com.keyscope.demo.api", "store": "app/secrets:com.keyscope.demo.api",
      "timestamp": "2026-11-21T10:00:00.000Z", "redacted": true, "length": 24, "system": false},
     {"id": "userDefaults/com.keyscope.demo/theme", "key": "theme", "value": "dark", "type": "string", "source": "userDefaults",
      "container": "com.keyscope.demo", "suite": "com.keyscope.demo", "store": "app/userPrefs:com.keyscope.demo",
@@ -133,7 +133,7 @@ test("grouping by container: every container of the segment, only those with mat
   assert.equal(countsText(1, 1, 0), "1 preference in 1 container · 0 shown");
 });
 
-test("edits become VALUES.md JSON of the stored type", () => {
+test("edits become StoreValue JSON of the stored type", () => {
   const ok = (type, text) => {
     const read = readPreferenceEdit(type, text);
     assert.equal(read.ok, true, `${type} ${text}: ${read.message}`);
@@ -315,7 +315,7 @@ test("changes to the panel's stores re-fetch it, at most every 500 ms; other sto
   assert.equal(w.requests.length, 1, "an unrelated store");
   w.advance(100);
   w.model.noteChanges([{ store: "app/memory" }, { store: "app/userPrefs:com.keyscope.demo" }]);
-  w.model.noteChanges([{ store: "app/backend:secrets.com.keyscope.demo.api" }]);
+  w.model.noteChanges([{ store: "app/secrets:com.keyscope.demo.api" }]);
   assert.equal(w.requests.length, 2, "the first change fetches at once");
   await settle();
   assert.equal(w.timers.length, 1, "the next waits for the end of the interval");

@@ -1,4 +1,4 @@
-// Random but valid recordings (LOG-FORMAT.md) from a seed, for the reader's and time travel's tests: a few stores
+// Random but valid recordings (docs/recording.md) from a seed, for the reader's and time travel's tests: a few stores
 // changed with set, insert, remove and merge patches (some in transactions), stores registered, reset and removed,
 // and subscription lists now and then. Each event's state is kept as canonical JSON, the reference that seeking
 // must reproduce.

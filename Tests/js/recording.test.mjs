@@ -131,7 +131,7 @@ test("a patch that does not apply is an error naming the line and the patch", ()
   const [line, reason] = failure([header, set(1, "cart.total", 90, 100), set(2, "cart.total", 90, 110)]);
   assert.equal(line, 3);
   assert.equal(reason, 'patch 1 (set "cart.total") does not apply: "cart.total" is 100, the patch expected 90');
-  // The integer 90 and the number 90.0 differ (VALUES.md equality).
+  // The integer 90 and the number 90.0 differ (StoreValue equality).
   assert.match(failure([header, set(1, "cart.total", "90.0", 100)])[1], /is 90, the patch expected 90\.0/);
   // Presence: a value is there but the patch has no old; nothing is there but the patch has one.
   assert.match(failure([header, set(1, "cart.total", undefined, 100)])[1], /is 90, the patch expected absent/);
@@ -155,7 +155,7 @@ test("a patch that does not apply is an error naming the line and the patch", ()
   assert.deepEqual(finalStore([header, txn]).root.x, { a: 2 });
 });
 
-test("every op applies as VALUES.md says: set appends at the count, insert shifts, remove shifts, merge sets keys", () => {
+test("every op applies as docs/store.md says: set appends at the count, insert shifts, remove shifts, merge sets keys", () => {
   const lines = [
     header,
     changeLine(1, "app/memory", ['{"new":"a","op":"set","path":"cart.items[0]"}']),
@@ -259,12 +259,12 @@ test("times and store ids", () => {
   assert.throws(() => parseLogTime("2023-02-29T00:00:00.000000Z"));
   assert.throws(() => parseLogTime("2023-01-01T24:00:00.000000Z"));
   assert.throws(() => parseLogTime("2023-01-01T00:00:00.000000+01:00"));
-  for (const id of ["app/memory", "scenario:checkout/memory", "app/userPrefs", "app/userPrefs:suite", "app/file:/var/x.json", "app/backend:ns"]) assert.ok(isStoreId(id), id);
-  for (const id of ["app", "memory", "app/", "other/memory", "scenario:/memory", "app/userPrefs:", "app/file:", "app/disk"]) assert.ok(!isStoreId(id), id);
+  for (const id of ["app/memory", "scenario:checkout/memory", "app/userPrefs", "app/userPrefs:suite", "app/file:/var/x.json", "app/backend:ns", "app/secrets:com.shop.api", "app/backend:secrets.com.shop.api"]) assert.ok(isStoreId(id), id);
+  for (const id of ["app", "memory", "app/", "other/memory", "scenario:/memory", "app/userPrefs:", "app/file:", "app/disk", "app/secrets:", "app/secrets:a/b"]) assert.ok(!isStoreId(id), id);
   assert.equal(stringifyValue(new Map()), "{}");
 });
 
-test("every recording in fixtures/ loads (LOG-FORMAT.md: every one of them must load)", () => {
+test("every recording in fixtures/ loads (docs/recording.md: every one of them must load)", () => {
   const root = new URL("../../fixtures/", import.meta.url);
   const found = [];
   const walk = (url) => {

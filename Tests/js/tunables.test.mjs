@@ -75,7 +75,7 @@ test("round default steps", () => {
   assert.equal(defaultStep(3, 3), 1);
 });
 
-test("rows: every key of values, defaults and schema, grouped, sorted, modified by VALUES.md equality", () => {
+test("rows: every key of values, defaults and schema, grouped, sorted, modified by StoreValue equality", () => {
   const p = panel();
   const rows = tunableRows(p, p.values);
   assert.deepEqual(rows.map((r) => `${r.group}/${r.key}`),
@@ -168,7 +168,7 @@ test("a picked color keeps the current alpha and case", () => {
   assert.equal(pickedColor("#00ff00", "").json, '{"$color":"#00FF00"}');
 });
 
-test("export: sorted keys, 2-space indent, VALUES.md types kept, final newline", () => {
+test("export: sorted keys, 2-space indent, docs/store.md types kept, final newline", () => {
   const values = parseJSON('{"b": 3.0, "a": 3, "$$x": {"$color": "#FF8800"}}'); // the key $x
   assert.equal(exportText(values), '{\n  "$$x": {"$color":"#FF8800"},\n  "a": 3,\n  "b": 3.0\n}\n');
   assert.equal(exportText(readImport(exportText(values)).values), exportText(values));
@@ -200,7 +200,7 @@ test("the tunables panel is the sixth and lives in the URL", () => {
   assert.equal(writeViewState(state), "?token=t&panel=tunables");
 });
 
-test("tune requests carry VALUES.md JSON as it was written", () => {
+test("tune requests carry StoreValue JSON as it was written", () => {
   assert.equal(tuneRequest(3, "opacity", "0.5"), '{"id":3,"type":"tune","key":"opacity","value":0.5}');
   assert.equal(tuneRequest(4, 'a"b', "4.0"), '{"id":4,"type":"tune","key":"a\\"b","value":4.0}');
 });
@@ -331,7 +331,7 @@ test("a new key follows the server's rule and is not a tunable already", () => {
   assert.match(newKeyProblem("toolbar_height", keys), /already/);
 });
 
-test("a new value is VALUES.md JSON, or the text as a string when it is not JSON", () => {
+test("a new value is StoreValue JSON, or the text as a string when it is not JSON", () => {
   assert.deepEqual(readNewValue("64"), { ok: true, json: "64", text: "64" });
   assert.deepEqual(readNewValue("1.5"), { ok: true, json: "1.5", text: "1.5" });
   assert.deepEqual(readNewValue("true"), { ok: true, json: "true", text: "true" });

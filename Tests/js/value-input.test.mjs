@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { parseJSON } from "../../Public/lib/json-reader.mjs";
 import { editorFor, lineAndColumn, readValueInput } from "../../Public/lib/value-input.mjs";
 
-test("each mode produces VALUES.md JSON", () => {
+test("each mode produces StoreValue JSON", () => {
   const json = (mode, text) => readValueInput(mode, text).json;
   assert.equal(json("json", '{"a": 3.0, "b": [1]}'), '{"a":3.0,"b":[1]}');
   assert.equal(json("string", 'say "hi"'), '"say \\"hi\\""');

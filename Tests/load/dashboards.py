@@ -1,4 +1,4 @@
-"""Dashboard clients for the soak: asyncio WebSocket clients that follow the dashboard's protocol (PROTOCOL.md):
+"""Dashboard clients for the soak: asyncio WebSocket clients that follow the dashboard's protocol (docs/protocol.md):
 `hello`, then a `snapshot`, then `changes` whose entries' `seq` rise by exactly 1 from the snapshot's; a `gap`
 (the server says the client fell behind) must be followed by a snapshot, and the entries after it continue from
 that snapshot's `seq`. Anything else (a missing or repeated `seq`, changes between a gap and its snapshot) is

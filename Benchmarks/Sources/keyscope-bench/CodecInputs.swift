@@ -60,7 +60,7 @@ struct CodecInputs {
 }
 
 /// A StoreValue as the Foundation objects `JSONSerialization` takes (`NSNull`, numbers, strings, arrays,
-/// dictionaries; colors, URLs and non-finite numbers as their VALUES.md tag objects).
+/// dictionaries; colors, URLs and non-finite numbers as their docs/store.md tag objects).
 func foundationObject(_ value: StoreValue) -> Any {
     switch value {
     case .null: NSNull()

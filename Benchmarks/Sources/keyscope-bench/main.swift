@@ -2,21 +2,25 @@ import Foundation
 
 // keyscope-bench: the store's costs next to a plain dictionary's, the codec next to Foundation's JSON coders, then
 // the inspector's figures (push throughput and latency against a Hummingbird peer, the cost of an inspected set), as
-// tables. Each section also writes its figures to `<section>.json` in the results folder (ResultsFile), from which
+// tables, and backend storage on Redis (sync latency between two instances, the cost of a set on a Redis-backed
+// store). Each section also writes its figures to `<section>.json` in the results folder (ResultsFile), from which
 // Benchmarks/report.py prints the summary table of `make bench`.
 // Run with `swift run -c release keyscope-bench [SECTION…]` from Benchmarks/ (a debug build measures nothing
-// useful). Sections: `store`, `codec`, `inspector` (= `push latency set-cost`); with no argument, all of them.
+// useful). Sections: `store`, `codec`, `inspector` (= `push latency set-cost`), `backend` (starts a redis-server of
+// its own); with no argument, all of them.
 
 #if DEBUG
 FileHandle.standardError.write(Data("warning: this is a debug build; run with -c release for real figures\n".utf8))
 #endif
 
 let inspectorParts = Set(InspectorBenchmarks.parts)
-let known = inspectorParts.union(["store", "codec", "inspector"])
+let known = inspectorParts.union(["store", "codec", "inspector", "backend"])
 let asked = Set(CommandLine.arguments.dropFirst())
 guard asked.isSubset(of: known) else {
     FileHandle.standardError.write(
-        Data("usage: keyscope-bench [store] [codec] [inspector | push latency set-cost]  (no argument: all)\n".utf8))
+        Data(
+            "usage: keyscope-bench [store] [codec] [inspector | push latency set-cost] [backend]  (no argument: all)\n"
+                .utf8))
     exit(64)
 }
 var sections = asked.isEmpty ? known : asked
@@ -79,6 +83,18 @@ if !sections.isDisjoint(with: inspectorParts) {
         report.resultsFiles.forEach(save)
     } catch {
         FileHandle.standardError.write(Data("keyscope-bench: the inspector benchmarks failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+if sections.contains("backend") {
+    if sections.count > 1 { print() }
+    do {
+        let backend = try BackendBenchmarks.run(progress: note)
+        print(backend.text)
+        save(backend.resultsFile)
+    } catch {
+        FileHandle.standardError.write(Data("keyscope-bench: the backend benchmarks failed: \(error)\n".utf8))
         exit(1)
     }
 }

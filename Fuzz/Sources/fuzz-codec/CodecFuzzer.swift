@@ -3,7 +3,7 @@ import KeyscopeCodec
 import KeyscopeCore
 
 /// `JanssonCodec` on any bytes, read as each thing it decodes: a value, a patch, a log line, a recording header, a
-/// request's members. Properties (VALUES.md, LOG-FORMAT.md, the codec's documentation):
+/// request's members. Properties (docs/store.md, docs/recording.md, the codec's documentation):
 /// - it accepts exactly the texts the core's own reader (`StoreValue(jsonBytes:)`) accepts, with equal values;
 /// - a decoded value encodes to the core's canonical bytes, which decode to the same value and encode to
 ///   themselves;

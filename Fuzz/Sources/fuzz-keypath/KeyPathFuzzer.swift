@@ -1,7 +1,7 @@
 import FuzzSupport
 import KeyscopeCore
 
-/// `StoreKeyPath(parsing:)` on any text (the bytes as UTF-8, invalid sequences replaced). Properties (VALUES.md
+/// `StoreKeyPath(parsing:)` on any text (the bytes as UTF-8, invalid sequences replaced). Properties (docs/store.md
 /// "Key paths"):
 /// - a path that parses prints a canonical form that parses to the same segments and prints itself again;
 /// - its JSON string (`appendJSONString`) is the core's JSON of that canonical text;

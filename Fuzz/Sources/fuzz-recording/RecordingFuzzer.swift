@@ -1,14 +1,18 @@
 import FuzzSupport
 import KeyscopeCodec
 import KeyscopeCore
-import KeyscopeRecording
+
+@testable import KeyscopeRecording
 
 /// The log reader: `RecordingReader` over a whole recording in memory, each event applied to a `ReplayState` as
 /// `keyscope verify` does. Properties (LOG-FORMAT.md, the reader's documentation):
 /// - reading in chunks of a few bytes gives exactly what reading in one chunk gives (events, error, torn tail);
 /// - a short line limit changes nothing but refusing long lines with `line_too_long`;
 /// - an event that does not apply leaves the state as it was (whole or not at all);
-/// - a recording that reads without error, written again with the codec, reads to the same events and state.
+/// - a recording that reads without error, written again with the codec, reads to the same events and state;
+/// - decoding ahead on a second thread gives exactly what decoding line by line gives;
+/// - the log line decoder's fast path reads a line only when the reference decoder (jansson) reads it to the same
+///   entry, and the decoder's answer for every line is the reference's.
 @main
 enum RecordingFuzzer {
     static func main() {
@@ -45,7 +49,10 @@ enum RecordingFuzzer {
     }
 
     static func check(_ bytes: [UInt8]) {
-        let whole = read(bytes)
+        checkLines(bytes)
+        let whole = read(bytes, decodingAhead: false)
+        let ahead = read(bytes, chunkSize: 7, decodingAhead: true)
+        FuzzCheck.expect(ahead == whole, "decoding ahead differs in \(ahead.difference(from: whole))")
         let chunk = 1 + Int(bytes.first ?? 0) % 13
         let chunked = read(bytes, chunkSize: chunk)
         FuzzCheck.expect(
@@ -60,11 +67,17 @@ enum RecordingFuzzer {
     }
 
     static func read(
-        _ bytes: [UInt8], chunkSize: Int = LineReader.defaultChunkSize, maxLineLength: Int = 1 << 20
+        _ bytes: [UInt8], chunkSize: Int = LineReader.defaultChunkSize, maxLineLength: Int = 1 << 20,
+        decodingAhead: Bool = false
     ) -> Outcome {
         var outcome = Outcome()
         do throws(RecordingError) {
-            let reader = try RecordingReader(bytes: bytes, maxLineLength: maxLineLength, chunkSize: chunkSize)
+            let lines = LineReader(bytes: bytes, maxLineLength: maxLineLength, chunkSize: chunkSize)
+            // Batches of two lines: a short input makes many, and the second thread decodes some of them.
+            let reader =
+                decodingAhead
+                ? try RecordingReader(lines: lines, decodeAheadLinesPerBatch: 2)
+                : try RecordingReader(lines: lines, decodingAhead: false)
             outcome.header = reader.header
             var state = ReplayState(header: reader.header)
             outcome.state = state
@@ -84,6 +97,24 @@ enum RecordingFuzzer {
             outcome.error = error
         }
         return outcome
+    }
+
+    /// Each line through the fast path and the reference decoder.
+    static func checkLines(_ bytes: [UInt8]) {
+        let decoder = LogLineDecoder()
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+            let line = Array(line)
+            let reference = Result { () throws(JanssonCodecError) in try JanssonCodec.decodeLogEntry(line) }
+            line.withUnsafeBufferPointer { buffer in
+                if let fast = decoder.fastEntry(buffer) {
+                    FuzzCheck.expect(
+                        (try? reference.get()) == fast,
+                        "the fast path reads a line as \(fast), the reference as \(reference)")
+                }
+                let decoded = Result { () throws(JanssonCodecError) in try decoder.decode(buffer) }
+                FuzzCheck.expect(decoded == reference, "the decoder gives \(decoded), the reference \(reference)")
+            }
+        }
     }
 
     static func checkRewrite(_ header: RecordingHeader, _ whole: Outcome) {

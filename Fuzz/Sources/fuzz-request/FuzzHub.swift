@@ -1,12 +1,18 @@
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopePreferences
+import KeyscopeTunables
 
 /// The hub a fuzzed request runs against: two memory stores with nested values of every kind, and three changes
 /// after their registration (seq 1 and 2), so that seq 3…5 can be reverted and rewound to.
 enum FuzzHub {
     static func make() -> InspectorHub {
         let registry = StoreRegistry()
-        let hub = InspectorHub(registry: registry, options: HubOptions(maxEntries: 64, deliveriesRefresh: nil))
+        // The features' requests are parsed by their handlers: without endpoints they answer no_tunables and
+        // no_preferences once their members are read.
+        let hub = InspectorHub(
+            registry: registry, options: HubOptions(maxEntries: 64, deliveriesRefresh: nil),
+            features: [TunablesFeature(), PreferencesFeature()])
         let app = KeyValueStore(
             id: StoreID(scope: .app, storage: .memory),
             root: [

@@ -8,7 +8,7 @@ import KeyscopeInspector
 /// The request dispatcher (`RequestExecutor`, what a WebSocket message and `POST /api/request` go through): one
 /// client message in, one reply out, against a real hub with two stores and a short history (so that `revert` and
 /// `rewind` have changes to work on). Each input gets a fresh hub, so a crash replays from its input alone.
-/// Properties (PROTOCOL.md, docs/protocol.md "Client-to-server requests" and "Error codes"):
+/// Properties (docs/protocol.md, docs/protocol.md "Client-to-server requests" and "Error codes"):
 /// - the reply is one JSON object `{"type":"reply","id","ok",…}` that both readers accept, and `ok` is false
 ///   exactly when the executor reports an error, whose `code` is a documented one and whose `message` is not empty;
 /// - `id` is the request's `id` when it is a string or a number, else `null`;

@@ -1,4 +1,4 @@
-// Manual test writes: one op (set, insert, remove, merge) with a value checked against VALUES.md as it is typed,
+// Manual test writes: one op (set, insert, remove, merge) with a value checked against the StoreValue rules as it is typed,
 // or several ops staged into a transaction that applies all or nothing. The server's refusal, when it comes, is
 // shown as it said it. Everything is disabled, with the reason, on a read-only server.
 
@@ -15,7 +15,7 @@ const opHints = {
 };
 /** Requests kept in the "Results" list. */
 const resultLimit = 12;
-const modeLabels = { json: "JSON (VALUES.md)", string: "string", integer: "integer", number: "number", bool: "boolean", null: "null", color: "color", url: "URL" };
+const modeLabels = { json: "JSON value", string: "string", integer: "integer", number: "number", bool: "boolean", null: "null", color: "color", url: "URL" };
 
 export class WritePanel {
   /** @param {any} app */
@@ -60,7 +60,7 @@ export class WritePanel {
     const txn = h("section", { className: "card txn" }, this.txnTitle,
       h("p", { className: "hint", textContent: "Ops staged here apply together or not at all: one change, one txn." }),
       this.txnList, h("div", { className: "actions" }, this.txnSubmit, this.txnClear), this.txnError, this.txnResult);
-    const help = h("section", { className: "card help" }, h("h2", { textContent: "Values (VALUES.md)" }),
+    const help = h("section", { className: "card help" }, h("h2", { textContent: "Values" }),
       h("dl", { className: "cheats" },
         ...cheat("3", "integer"), ...cheat("3.0", "number (always a fraction or exponent)"),
         ...cheat('{"$number": "nan"}', "nan, inf, -inf"), ...cheat('{"$color": "#FF8800"}', "color, #RRGGBB or #RRGGBBAA"),

@@ -55,6 +55,8 @@ export class ReplayModel {
     this.speed = "1";
     this.loadId = 0;
     this.loadMs = 0;
+    /** When progress last went to the page during a load. */
+    this.sliceStarted = 0;
     this.lastSeekMs = 0;
     this.timer = 0;
     this.anchor = { seq: 0, wall: 0 };
@@ -82,13 +84,57 @@ export class ReplayModel {
    */
   async loadFile(file) {
     const load = this.begin(file.name ?? "recording.kslog", null, "loading");
-    let buffer;
+    if (!file.stream) {
+      let buffer;
+      try {
+        buffer = await file.arrayBuffer();
+      } catch (error) {
+        return this.fail(load, `Cannot read ${this.name}: ${error.message}`);
+      }
+      return this.read(load, new Uint8Array(buffer), 0);
+    }
+    // Read while the file arrives: the lines already there are indexed while the next bytes are on their way.
+    const started = Date.now();
+    const bytes = new Uint8Array(file.size);
+    const indexer = new RecordingIndexer(bytes);
+    indexer.received(0);
+    const stream = file.stream().getReader();
+    let size = 0;
     try {
-      buffer = await file.arrayBuffer();
+      for (;;) {
+        const { done, value } = await stream.read();
+        if (done) break;
+        if (load !== this.loadId) return void stream.cancel();
+        if (size + value.length > bytes.length) throw new Error("the file grew while it was read");
+        bytes.set(value, size);
+        size += value.length;
+        indexer.received(size);
+        this.readSlice(indexer);
+        // Chunks that are already there resolve at once: let the page's messages in now and then.
+        if (Date.now() - this.sliceStarted >= sliceMs) {
+          await nextTask();
+          if (load !== this.loadId) return void stream.cancel();
+        }
+      }
+      if (size !== bytes.length) throw new Error("the file shrank while it was read");
     } catch (error) {
+      if (error instanceof RecordingError) return this.fail(load, `${this.name} is not a valid recording: ${error.message}.`);
       return this.fail(load, `Cannot read ${this.name}: ${error.message}`);
     }
-    return this.read(load, new Uint8Array(buffer), 0);
+    return this.read(load, bytes, 0, indexer, started);
+  }
+
+  /**
+   * Reads what the indexer has ready, for at most one slice of time, and tells the page how far it is once a
+   * slice has passed since it last did.
+   */
+  readSlice(indexer) {
+    const started = Date.now();
+    while (indexer.ready && Date.now() - started < sliceMs) indexer.step(500);
+    if (Date.now() - this.sliceStarted < sliceMs && !indexer.done) return;
+    this.sliceStarted = Date.now();
+    this.progress = indexer.progress;
+    this.changed();
   }
 
   /**
@@ -164,18 +210,18 @@ export class ReplayModel {
     this.changed();
   }
 
-  /** Reads the bytes a slice at a time, yielding between slices so progress reaches the page. */
-  async read(load, bytes, seq) {
+  /**
+   * Reads the bytes a slice at a time, yielding between slices so progress reaches the page.
+   * @param {RecordingIndexer} [indexer] one that has read part of `bytes` already
+   * @param {number} [started] when reading began (Date.now())
+   */
+  async read(load, bytes, seq, indexer = new RecordingIndexer(bytes), started = Date.now()) {
     if (load !== this.loadId) return;
-    const started = Date.now();
     this.status = "loading";
-    const indexer = new RecordingIndexer(bytes);
     try {
       while (!indexer.done) {
-        const sliceStart = Date.now();
-        while (!indexer.done && Date.now() - sliceStart < sliceMs) indexer.step(500);
-        this.progress = indexer.progress;
-        this.changed();
+        this.sliceStarted = 0;
+        this.readSlice(indexer);
         await nextTask();
         if (load !== this.loadId) return;
       }

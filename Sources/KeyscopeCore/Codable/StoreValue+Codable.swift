@@ -3,7 +3,7 @@ import Foundation
 /// `StoreValue` encodes and decodes through any `Encoder` and `Decoder`.
 ///
 /// With ``StoreValueEncoder`` and ``StoreValueDecoder`` a `StoreValue` is stored as itself, exactly. With other
-/// coders it takes the VALUES.md JSON form as far as the container API allows: colors, URLs and non-finite numbers
+/// coders it takes the StoreValue JSON form as far as the container API allows: colors, URLs and non-finite numbers
 /// become tagged objects (`{"$color": "#FF8800"}`, `{"$url": "https://…"}`, `{"$number": "nan"}`), and an object key
 /// that begins with `$` is written with one more `$` (`$beta` is written `$$beta`) and read back with one removed.
 ///

@@ -1,4 +1,4 @@
-/// Collects the patches of a transaction, folding later writes into earlier ones per VALUES.md:
+/// Collects the patches of a transaction, folding later writes into earlier ones per docs/store.md:
 /// a write folds into an earlier patch on the identical path (first `old`, last `new`, at the earlier position)
 /// only when nothing in between touches that path, an ancestor or a descendant, or shifts an array on it.
 /// Element inserts and removes never fold; writes that fold back to the original value leave no patch.

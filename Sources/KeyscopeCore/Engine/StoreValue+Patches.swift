@@ -2,6 +2,13 @@ extension StoreValue {
     /// Applies a recorded patch to this root, first checking that its `old` matches the state (presence included).
     /// Used by replay, revert and rewind; a patch that does not apply throws and changes nothing.
     public mutating func apply(patch: StorePatch) throws(StoreError) {
+        // Nearly every recorded patch fits: one walk does it (see applyIfFitting); the general steps say why not.
+        if applyIfFitting(patch) { return }
+        try applyGenerally(patch)
+    }
+
+    /// ``apply(patch:)`` step by step: the reference for ``applyIfFitting(_:)``, and where every error comes from.
+    mutating func applyGenerally(_ patch: StorePatch) throws(StoreError) {
         let path = try patch.keyPath.validated()
         if let new = patch.newValue { try Self.checkDepth(of: new, at: path) }
         switch patch.op {

@@ -171,6 +171,10 @@ public final class DefaultStoreFactory: Sendable {
         switch id.storage {
         case .memory:
             return nil
+        case .secrets:
+            // A secret-store mirror's data lives in the secret store, which KeyscopePreferences reads and writes;
+            // it is never handed to a backend adapter (docs/store.md), so here it stays in memory.
+            return nil
         case .file(let url):
             return FilePersistence(url: url)
         case .userPrefs(let suite):

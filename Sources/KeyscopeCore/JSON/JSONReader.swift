@@ -4,12 +4,14 @@ public import Foundation
 struct JSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int
-    private var position = 0
+    /// Where reading is: the byte after the last one read.
+    private(set) var position: Int
     private var depth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, position: Int = 0) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.position = position
     }
 
     mutating func readDocument() throws(StoreValueJSONError) -> StoreValue {
@@ -18,6 +20,13 @@ struct JSONReader {
         skipWhitespace()
         guard position == bytes.count else { throw error("unexpected text after the JSON value") }
         return value
+    }
+
+    /// One value at ``position`` (after any whitespace), leaving ``position`` just past it: for readers of larger
+    /// documents that take their values from this reader (the log line decoder).
+    mutating func readEmbeddedValue() throws(StoreValueJSONError) -> StoreValue {
+        skipWhitespace()
+        return try readValue()
     }
 
     private func error(_ reason: String, at offset: Int? = nil) -> StoreValueJSONError {
@@ -98,7 +107,8 @@ struct JSONReader {
         let start = position
         position += 1
         var members: [String: StoreValue] = [:]
-        var rawKeys: [String] = []
+        // Only a one-key object can be a tagged value, so only the first key is kept as written.
+        var firstRawKey: String?
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
@@ -122,18 +132,24 @@ struct JSONReader {
             // `$`-escaping: a stored key that starts with `$` is written with one more `$`.
             // Drop the `$` as a scalar: `dropFirst()` would drop a whole grapheme (`$` plus a combining mark).
             let key = rawKey.utf8.first == UInt8(ascii: "$") ? String(rawKey.unicodeScalars.dropFirst()) : rawKey
+            skipWhitespace()
+            if firstRawKey == nil {
+                firstRawKey = rawKey
+                // Room for a few members at once when more follow (growing 1, 2, 4 rehashes twice); exactly one
+                // otherwise (tagged values, and small objects, stay small in the state).
+                members.reserveCapacity(position < bytes.count && bytes[position] == UInt8(ascii: ",") ? 4 : 1)
+            }
             if members.updateValue(value, forKey: key) != nil {
                 throw error("duplicate key \"\(rawKey)\" in an object", at: keyOffset)
             }
-            if rawKeys.count < 2 { rawKeys.append(rawKey) }
-            skipWhitespace()
             guard position < bytes.count else { throw error("unterminated object") }
             switch bytes[position] {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "}"):
                 position += 1
                 depth -= 1
-                if members.count == 1, let tag = rawKeys.first, let value = members.first?.value,
+                if members.count == 1, let tag = firstRawKey, tag.utf8.first == UInt8(ascii: "$"),
+                    let value = members.first?.value,
                     let tagged = try Self.tagged(tag, value, offset: start)
                 {
                     return tagged
@@ -175,61 +191,27 @@ struct JSONReader {
     // MARK: Numbers
 
     private mutating func readNumber() throws(StoreValueJSONError) -> StoreValue {
-        let start = position
-        var isInteger = true
-        if bytes[position] == UInt8(ascii: "-") { position += 1 }
-        guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit") }
-        if bytes[position] == UInt8(ascii: "0") {
-            position += 1
-            if position < bytes.count, isDigit(bytes[position]) { throw error("a number has no leading zeros") }
-        } else {
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-        }
-        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-            isInteger = false
-            position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit after \".\"") }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-        }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
-            isInteger = false
-            position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
-                position += 1
-            }
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected an exponent digit") }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-        }
-        let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        if isInteger {
-            guard let value = Int64(literal) else {
-                throw error("the integer \(literal) is outside the Int64 range", at: start)
-            }
-            return .integer(value)
-        }
-        guard let value = Double(literal), value.isFinite else {
-            throw error("the number \(literal) does not fit in a double", at: start)
-        }
-        return .number(value)
+        try JSONNumber.read(bytes, at: &position)
     }
-
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     // MARK: Strings
 
     private mutating func readString() throws(StoreValueJSONError) -> String {
         position += 1  // opening quote
         let start = position
-        // Fast path: no escapes, all validation done by the UTF-8 decoder below.
+        // Fast path: no escapes, all validation done by the UTF-8 decoder below (none is needed when every byte is
+        // ASCII, as in nearly all keys).
+        var high: UInt8 = 0
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
                 position += 1
-                return try validatedUTF8(slice, at: start)
+                return high < 0x80 ? String(decoding: slice, as: UTF8.self) : try validatedUTF8(slice, at: start)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("a control character must be escaped in a string") }
+            high |= byte
             position += 1
         }
         var scalars = String.UnicodeScalarView()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Writes StoreValues as JSON per VALUES.md into a ``JSONBuffer``.
+/// Writes StoreValues as JSON per docs/store.md into a ``JSONBuffer``.
 struct JSONWriter {
     let sortedKeys: Bool
     let pretty: Bool

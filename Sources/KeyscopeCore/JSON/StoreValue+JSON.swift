@@ -35,6 +35,23 @@ extension StoreValue {
         }.get()
     }
 
+    /// Reads the one JSON value that starts at `offset` in `bytes` (whitespace before it is skipped) and moves
+    /// `offset` just past it: for decoders of larger documents (a log line) that take their values from this reader.
+    /// The rules are those of ``init(jsonText:maxDepth:)``; what follows the value is the caller's to read.
+    ///
+    /// ```swift
+    /// var offset = 8                                    // in {"total":[1,2.5]}, at the "["
+    /// let value = try StoreValue.readJSON(from: bytes, at: &offset)   // [1, 2.5]; offset is 17, at the "}"
+    /// ```
+    public static func readJSON(
+        from bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int, maxDepth: Int = JSONLimits.defaultMaxDepth
+    ) throws(StoreValueJSONError) -> StoreValue {
+        var reader = JSONReader(bytes: bytes, maxDepth: maxDepth, position: offset)
+        let value = try reader.readEmbeddedValue()
+        offset = reader.position
+        return value
+    }
+
     /// The compact JSON form. `sortedKeys` gives a stable byte-for-byte output (files, fixtures, digests).
     public func jsonText(sortedKeys: Bool = false) -> String {
         String(decoding: jsonBytes(sortedKeys: sortedKeys), as: UTF8.self)

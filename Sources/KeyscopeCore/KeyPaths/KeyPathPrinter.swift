@@ -1,4 +1,4 @@
-/// Canonical printing (VALUES.md): names where the key allows it, quoted keys otherwise.
+/// Canonical printing (docs/store.md): names where the key allows it, quoted keys otherwise.
 enum KeyPathPrinter {
     static func canonical(_ segments: [StoreKeyPath.Segment]) -> String {
         var out = ""

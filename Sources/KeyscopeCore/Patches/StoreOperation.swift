@@ -5,7 +5,7 @@
 /// try store.apply([.insert("items[0]", ["title": "Tea"]), .remove("cart.coupon")])
 /// ```
 public enum StoreOperation: Sendable, Hashable {
-    /// Sets the value at a path, creating missing intermediate objects (VALUES.md `set`).
+    /// Sets the value at a path, creating missing intermediate objects (StoreValue `set`).
     case set(StoreKeyPath, StoreValue)
     /// Inserts into an array at an index `≤ count`; later elements shift up.
     case insert(StoreKeyPath, StoreValue)

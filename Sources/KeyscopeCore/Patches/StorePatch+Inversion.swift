@@ -1,5 +1,5 @@
 extension StorePatch {
-    /// The patches that undo this one, computed from its own fields (VALUES.md): set ↔ set back or remove,
+    /// The patches that undo this one, computed from its own fields (docs/store.md): set ↔ set back or remove,
     /// insert ↔ remove, element remove ↔ insert, key remove ↔ set, merge ↔ set back old keys and remove new ones.
     public func inverted() -> [StorePatch] {
         switch op {

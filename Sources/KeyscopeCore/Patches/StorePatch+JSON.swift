@@ -20,8 +20,17 @@ extension StorePatch {
         }
         let path: StoreKeyPath
         do { path = try StoreKeyPath(parsing: pathText) } catch { throw .badPath(error) }
-        let old = object["old"]
-        let new = object["new"]
+        try self.init(checking: op, keyPath: path, oldValue: object["old"], newValue: object["new"])
+    }
+
+    /// A patch whose fields are checked against its `op`, as ``init(jsonObject:)`` checks a patch read from JSON
+    /// (`new` for set and insert, `old` without `new` for remove, objects for merge, an index path for insert, no
+    /// insert or remove at the root, an object to set the root to): for readers that take the fields apart.
+    public init(
+        checking op: Operation, keyPath path: StoreKeyPath, oldValue old: StoreValue?, newValue new: StoreValue?
+    )
+        throws(StoreError)
+    {
         switch op {
         case .set, .insert:
             guard new != nil else { throw .badRequest("a \(op) patch needs \"new\"", at: path) }

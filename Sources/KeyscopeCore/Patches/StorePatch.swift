@@ -1,6 +1,6 @@
 public import Foundation
 
-/// One recorded edit of a store, exactly as VALUES.md "Patches" records it.
+/// One recorded edit of a store, exactly as docs/store.md "Patches" records it.
 ///
 /// ```swift
 /// // {"op": "set", "path": "cart.total", "old": 90, "new": 100}
@@ -41,7 +41,7 @@ public struct StoreChange: Sendable, Hashable {
     public var patches: [StorePatch]
     /// Set for changes made by a transaction; `nil` for single writes.
     public var transactionID: UUID?
-    /// The instance the change came from when a live backend brought it from another one (FLEET.md `"origin"`);
+    /// The instance the change came from when a live backend brought it from another one (docs/fleet.md `"origin"`);
     /// `nil` for changes made here.
     public var origin: String?
 

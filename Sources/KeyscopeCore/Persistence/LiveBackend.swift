@@ -34,7 +34,7 @@ public protocol BackendSync: AnyObject, Sendable {
     func stop()
 }
 
-/// How a live backend is doing: FLEET.md's `"backend": {"redis": "redis://host:port/db", "state": …, "pending": N}`.
+/// How a live backend is doing: docs/fleet.md's `"backend": {"redis": "redis://host:port/db", "state": …, "pending": N}`.
 public struct BackendStatus: Sendable, Hashable {
     public enum State: String, Sendable, Hashable {
         /// Reached, and caught up.

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// A store in a UserDefaults suite: each top-level key holds its value as JSON text (VALUES.md), beside the
+/// A store in a UserDefaults suite: each top-level key holds its value as JSON text (docs/store.md), beside the
 /// suite's other preferences, which are left alone. One reserved key, `keyscope.store`, records which store owns
 /// the suite, the data's version and the keys that are the store's
 /// (`{"store": "app/userPrefs:com.shop", "version": "1.0.0", "keys": ["cart", "theme"]}`), so that a suite that

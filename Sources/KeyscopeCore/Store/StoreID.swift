@@ -35,8 +35,12 @@ public enum Storage: Sendable, Hashable, CustomStringConvertible {
     case file(url: URL)
     /// A remote backend reached through a ``BackendAdapter``.
     case backend(namespace: String)
+    /// The mirror of one service of a secret store (KeyscopePreferences makes these; values redacted). Never synced
+    /// to a backend: a factory keeps such a store in memory, whatever adapter it was given.
+    case secrets(service: String)
 
-    /// `memory`, `userPrefs`, `userPrefs:<suite>`, `file:<path>` or `backend:<namespace>`, as in store ids.
+    /// `memory`, `userPrefs`, `userPrefs:<suite>`, `file:<path>`, `backend:<namespace>` or `secrets:<service>`, as
+    /// in store ids.
     public var description: String {
         switch self {
         case .memory: "memory"
@@ -44,6 +48,7 @@ public enum Storage: Sendable, Hashable, CustomStringConvertible {
         case .userPrefs(let suite?): "userPrefs:\(suite)"
         case .file(let url): "file:\(url.path)"
         case .backend(let namespace): "backend:\(namespace)"
+        case .secrets(let service): "secrets:\(service)"
         }
     }
 
@@ -61,6 +66,8 @@ public enum Storage: Sendable, Hashable, CustomStringConvertible {
             self = .file(url: URL(filePath: String(text.dropFirst(5)), directoryHint: .notDirectory))
         } else if text.hasPrefix("backend:"), StoreID.isPlainName(String(text.dropFirst(8))) {
             self = .backend(namespace: String(text.dropFirst(8)))
+        } else if text.hasPrefix("secrets:"), StoreID.isPlainName(String(text.dropFirst(8))) {
+            self = .secrets(service: String(text.dropFirst(8)))
         } else {
             return nil
         }
@@ -83,6 +90,7 @@ public enum Storage: Sendable, Hashable, CustomStringConvertible {
         case let (.userPrefs(a), .userPrefs(b)): a == b
         case let (.file(a), .file(b)): a == b || a.path == b.path
         case let (.backend(a), .backend(b)): a == b
+        case let (.secrets(a), .secrets(b)): a == b
         default: false
         }
     }
@@ -100,6 +108,9 @@ public enum Storage: Sendable, Hashable, CustomStringConvertible {
         case .backend(let namespace):
             hasher.combine(3)
             hasher.combine(namespace)
+        case .secrets(let service):
+            hasher.combine(4)
+            hasher.combine(service)
         }
     }
 }
@@ -142,7 +153,7 @@ public struct StoreID: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public static func < (lhs: StoreID, rhs: StoreID) -> Bool { lhs.description < rhs.description }
 
-    /// Scenario ids, suites and namespaces: non-empty, no `/`, no control characters.
+    /// Scenario ids, suites, namespaces and secret services: non-empty, no `/`, no control characters.
     static func isPlainName(_ text: String) -> Bool {
         !text.isEmpty && !text.unicodeScalars.contains { $0 == "/" || $0.properties.generalCategory == .control }
     }

@@ -3,7 +3,7 @@ public import Foundation
 /// A value held in a store: the typed JSON-like tree every store, patch and log line is made of.
 ///
 /// Integers and numbers are different cases (`3` is not `3.0`), colors and URLs are tagged values, and the
-/// JSON form follows VALUES.md exactly (see ``StoreValue/init(jsonText:)`` and ``StoreValue/jsonText(sortedKeys:)``).
+/// JSON form follows docs/store.md exactly (see ``StoreValue/init(jsonText:)`` and ``StoreValue/jsonText(sortedKeys:)``).
 ///
 /// ```swift
 /// let cart: StoreValue = ["total": 100, "currency": "EUR", "items": [["title": "Tea"]]]
@@ -45,7 +45,7 @@ extension StoreValue {
     public static let emptyObject = StoreValue.object([:])
 }
 
-// MARK: - Equality (VALUES.md "Equality")
+// MARK: - Equality (docs/store.md "Equality")
 
 extension StoreValue: Equatable {
     /// Same case and equal contents: `3 != 3.0`, NaN equals NaN, `0.0 != -0.0`, key order ignored.

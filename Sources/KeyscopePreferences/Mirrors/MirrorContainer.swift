@@ -1,17 +1,18 @@
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// A scanned container's identity: its source and its suite or service name.
 struct ContainerName: Sendable, Hashable, Comparable, CustomStringConvertible {
     var source: PreferenceSource
     var name: String
 
-    /// `app/userPrefs:<suite>` or `app/backend:secrets.<service>` (VALUES.md store ids).
+    /// `app/userPrefs:<suite>` or `app/secrets:<service>` (docs/store.md store ids; never a backend store).
     var storeID: StoreID {
         switch source {
         case .userDefaults: StoreID(scope: .app, storage: .userPrefs(suite: name))
-        case .secrets: StoreID(scope: .app, storage: .backend(namespace: "secrets." + name))
+        case .secrets: StoreID(scope: .app, storage: .secrets(service: name))
         }
     }
 
@@ -32,7 +33,7 @@ struct ContainerName: Sendable, Hashable, Comparable, CustomStringConvertible {
 
 /// One preference as the repository knows it: what its mirror holds and what the panel says about it.
 struct MirrorEntry: Sendable, Hashable {
-    /// The value the mirror store holds: the VALUES.md form, or the placeholder for a redacted secret.
+    /// The value the mirror store holds: the docs/store.md form, or the placeholder for a redacted secret.
     var value: StoreValue
     var type: PreferenceValueType
     /// When Keyscope last saw the value change (at the first scan: the suite file's modification time).

@@ -1,6 +1,7 @@
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 import Synchronization
 
 /// The mirrors' write-through: what a mirror's gate does with each change before the store commits it.

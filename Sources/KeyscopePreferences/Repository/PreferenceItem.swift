@@ -1,6 +1,7 @@
 public import Foundation
 public import KeyscopeCore
 public import KeyscopeInspector
+public import KeyscopeProtocol
 
 /// One preference as the repository shows it: a key of a scanned suite or an account of a scanned secret service.
 ///
@@ -13,7 +14,7 @@ public import KeyscopeInspector
 public struct PreferenceItem: Sendable, Hashable, Identifiable {
     /// Its source, container and key.
     public var ref: PreferenceRef
-    /// The value its mirror store holds (VALUES.md form: dates as ISO 8601, data as base64 strings).
+    /// The value its mirror store holds (docs/store.md form: dates as ISO 8601, data as base64 strings).
     public var value: StoreValue
     /// The stored type.
     public var type: PreferenceValueType
@@ -67,13 +68,13 @@ public struct PreferenceItem: Sendable, Hashable, Identifiable {
 /// One scanned container: a UserDefaults suite or a secret service, with its mirror store.
 ///
 /// ```swift
-/// repository.containers().map(\.storeID)     // [app/userPrefs:com.shop, app/backend:secrets.com.shop.api]
+/// repository.containers().map(\.storeID)     // [app/userPrefs:com.shop, app/secrets:com.shop.api]
 /// ```
 public struct PreferenceContainer: Sendable, Hashable {
     public var source: PreferenceSource
     /// The suite or the service.
     public var name: String
-    /// `app/userPrefs:<suite>` or `app/backend:secrets.<service>`.
+    /// `app/userPrefs:<suite>` or `app/secrets:<service>`.
     public var storeID: StoreID
     /// The suite's file, or the secret store's backend name (`file`, `secret-service`, `keychain`).
     public var location: String

@@ -1,5 +1,6 @@
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// Why a preference source (a UserDefaults suite or a secret service) or the repository refused a request. Nothing
 /// changed when one is thrown.
@@ -63,7 +64,7 @@ extension PreferenceSourceError {
             message: "editing preferences is turned off (PreferencesConfiguration.editingEnabled); they are read-only")
     }
 
-    /// The wire form (PROTOCOL.md error codes): a name or a backend failure is `bad_request`.
+    /// The wire form (docs/protocol.md error codes): a name or a backend failure is `bad_request`.
     var hubError: HubError {
         switch code {
         case .typeMismatch: HubError(code: .typeMismatch, message: message)

@@ -1,6 +1,7 @@
 import Foundation
 public import KeyscopeCore
-public import KeyscopeInspector
+import KeyscopeInspector
+public import KeyscopeProtocol
 import Synchronization
 
 /// Edits and deletes: written to the source first, then to the mirror as one change.

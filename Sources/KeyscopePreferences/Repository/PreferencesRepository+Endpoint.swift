@@ -1,5 +1,5 @@
 public import KeyscopeCore
-public import KeyscopeInspector
+import KeyscopeInspector
 
 /// The inspector's view of the preferences: the Preferences panel, and (in PreferencesRepository+Edits.swift) the
 /// edits, deletes and rescans that `/api/preferences` and the WebSocket `preference` request ask for.

@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
 public import KeyscopeCore
-public import KeyscopeInspector
+import KeyscopeInspector
+public import KeyscopeProtocol
 public import KeyscopeSecrets
 public import Logging
 import Synchronization
@@ -13,13 +14,13 @@ import Synchronization
 /// let preferences = try PreferencesRepository(
 ///     configuration: PreferencesConfiguration(excludeSuites: ["com.shop.cache*"]),
 ///     secrets: try FileSecretStore(directory: dataDirectory, appID: "com.shop"))
-/// hub.preferences = preferences                              // the Preferences panel, /api/preferences
+/// hub.add(PreferencesFeature(preferences))                  // the Preferences panel, /api/preferences
 /// try preferences.update(PreferenceRef(source: .userDefaults, container: "com.shop", key: "theme"), value: "dark")
 /// preferences.startAutoRefresh(every: .seconds(5))           // pick up the app's own changes
 /// ```
 ///
 /// - **Mirrors.** Each scanned suite `S` is the store `app/userPrefs:S`, each secret service `V` the store
-///   `app/backend:secrets.V`, registered in ``registry``; one top-level key per preference. The stores are
+///   `app/secrets:V`, registered in ``registry``; one top-level key per preference. The stores are
 ///   write-through: a write, transaction or revert a client sends to one is written to the suite (then synchronised)
 ///   or to the secret store before the change commits, or refused as a whole. Secrets are redacted in their mirror
 ///   (`"•••• (N)"`) unless ``PreferencesConfiguration/revealSecrets`` is on, and then such a mirror refuses generic

@@ -1,4 +1,5 @@
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// The naming rules of preference scanning: which container names are usable, which names the configuration's
 /// include and exclude lists select, and which keys are the platform's or Keyscope's own.

@@ -1,6 +1,7 @@
 public import Foundation
 public import KeyscopeCore
 import KeyscopeInspector
+import KeyscopeProtocol
 
 /// Finds the UserDefaults suites of the process's user where Foundation keeps them, and reads and writes their keys
 /// the way Foundation does, so that the app sees every write.
@@ -177,7 +178,7 @@ public struct ScannedSuite: Sendable, Hashable {
     public var fileURL: URL
     /// The file's modification time.
     public var modified: Date?
-    /// Every key of the suite's own domain with its value (VALUES.md form; dates and data as strings).
+    /// Every key of the suite's own domain with its value (docs/store.md form; dates and data as strings).
     public var values: [String: StoreValue] = [:]
     /// The stored type of each key of ``values``.
     public var types: [String: PreferenceValueType] = [:]

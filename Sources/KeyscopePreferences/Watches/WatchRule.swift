@@ -11,7 +11,7 @@ public import KeyscopeCore
 /// ]
 /// ```
 /// Any store the hub sees can be watched, the mirrors of preference suites (`app/userPrefs:<suite>`) and secret
-/// services included. Values compare by VALUES.md equality (`3` is not `3.0`).
+/// services included. Values compare by StoreValue equality (`3` is not `3.0`).
 ///
 /// **A missing path reads as `null`.** The rule keeps only when it expects `null` or allows it: so an `expected`
 /// rule flags a key that disappears (or never appeared), and an `allowed` rule does too unless its list holds

@@ -1,6 +1,6 @@
 import Foundation
 public import KeyscopeCore
-public import KeyscopeInspector
+import KeyscopeInspector
 
 /// Watched statuses and watch rules, as the inspector serves them: the Watches panel (`GET /api/watches`) and
 /// `POST /api/watches/refresh`.
@@ -10,7 +10,7 @@ public import KeyscopeInspector
 /// let rules = WatchRules(hub: hub, rules: [cartTotalRule])
 /// let watches = Watches(statuses: tracker, rules: rules)
 /// watches.start()                  // the tracker's first refresh and timer, the rules' polling
-/// hub.watches = watches            // the inspector serves them
+/// hub.add(WatchesFeature(watches))  // the inspector serves them
 /// ```
 /// The panel is docs/preferences.md's "The Watches panel": `statuses` (each with its history, oldest first),
 /// `rules` (each with its current value, ok flag and violation count) and `violations` (newest first). Times are

@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 
 /// Backend storage on Redis: each namespace's document kept in Redis and synced live with every instance of the
-/// service that opens it (FLEET.md "Backend storage on Redis", docs/fleet.md).
+/// service that opens it (docs/fleet.md "Backend storage on Redis", docs/fleet.md).
 ///
 /// ```swift
 /// let backend = try RedisBackend(url: "redis://127.0.0.1:6379/0", fleet: "shop", instance: "shop-1")

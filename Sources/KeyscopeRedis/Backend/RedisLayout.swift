@@ -3,7 +3,7 @@
 /// | key | type | holds |
 /// | --- | --- | --- |
 /// | `<fleet>:backend:<ns>:v<major>:meta` | hash | `epoch` (random id of this incarnation of the document), `version` (counter) |
-/// | `<fleet>:backend:<ns>:v<major>:doc` | hash | top-level key → its value as JSON text (VALUES.md) |
+/// | `<fleet>:backend:<ns>:v<major>:doc` | hash | top-level key → its value as JSON text (docs/store.md) |
 /// | `<fleet>:backend:<ns>:v<major>:ver` | hash | top-level key → `"<version> <instance>"` of its last write or removal |
 /// | `<fleet>:backend:<ns>:v<major>:log` | stream | one entry per push, id `<version>-0`, trimmed to about N entries |
 /// | `<fleet>:backend:<ns>:shape` | string | the data version last opened (for ``RedisBackend/pull(namespace:)``) |

@@ -113,7 +113,8 @@ extension RedisSync {
     }
 
     /// Reads the whole document and brings the store up to it (docs/fleet.md "Joining"): keys newer in Redis are
-    /// applied, keys changed here are kept (and pushed), keys Redis does not know are pushed, never removed.
+    /// applied, keys changed here are kept (and pushed), keys Redis does not know are pushed, never removed. At the
+    /// first join, keys written here before it that the document holds take the document's value instead.
     func join(_ client: RedisClient) throws(RedisError) {
         let reply = try client.call([
             "EVAL", RedisScripts.join, "4", layout.meta, layout.doc, layout.ver, layout.log,
@@ -149,6 +150,10 @@ extension RedisSync {
         stamps: [String: (version: Int64, origin: String)], root: StoreValue
     ) -> [StoreOperation] {
         let current = root.objectValue ?? [:]
+        // Before the first join nothing was pushed: every pending key was written while this store had never seen
+        // the document (defaults of a service started while Redis was away, or a change made meanwhile).
+        let firstJoin = state.epoch == nil
+        var yielded: [String] = []
         if state.epoch != nil && state.epoch != epoch {
             // Redis lost the document (restarted empty): what the new one holds was written since; keys it lacks are
             // pushed from here below.
@@ -169,6 +174,12 @@ extension RedisSync {
         }
         var operations: [StoreOperation] = []
         for (key, stamp) in stamps {
+            if firstJoin, doc[key] != nil, state.pending[key] != nil {
+                // Such a write never replaces what the document holds: it may be far older than the fleet's value
+                // (a default), and pushing it would put a stale value over newer data. Redis's value is taken.
+                state.pending[key] = nil
+                yielded.append(key)
+            }
             if state.pending[key] != nil || (state.known[key] ?? 0) >= stamp.version { continue }
             state.known[key] = stamp.version
             let value = doc[key].flatMap { decode($0, key: key) }
@@ -179,6 +190,11 @@ extension RedisSync {
             // Never in this document: a local key, pushed rather than removed.
             state.localChanges += 1
             state.pending[key] = state.localChanges
+        }
+        if !yielded.isEmpty {
+            backend.logger.notice(
+                "keys written here before the first sync with Redis took the values Redis holds",
+                metadata: ["namespace": "\(namespace)", "keys": "\(yielded.sorted())"])
         }
         state.epoch = epoch
         state.lastVersion = version
@@ -199,7 +215,7 @@ extension RedisSync {
             return try StoreValue(jsonBytes: bytes)
         } catch {
             backend.logger.error(
-                "a value in Redis is not VALUES.md JSON; left as it is here",
+                "a value in Redis is not StoreValue JSON; left as it is here",
                 metadata: ["namespace": "\(namespace)", "key": "\(key)", "error": "\(error)"])
             return nil
         }

@@ -2,6 +2,7 @@ import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopePreferences
+import KeyscopeProtocol
 import KeyscopeSecrets
 import Logging
 
@@ -64,11 +65,11 @@ final class DemoPreferences: Sendable {
                     id: "data-dir-writable", label: "the data directory is writable", store: statuses,
                     path: "p_DataDirWritable", allowed: ["yes", .null]),
             ])
-        let demo = DemoPreferences(repository: repository, watches: Watches(statuses: tracker, rules: rules))
-        hub.preferences = repository
-        hub.watches = demo.watches
-        return demo
+        return DemoPreferences(repository: repository, watches: Watches(statuses: tracker, rules: rules))
     }
+
+    /// What the inspector serves of them: the Preferences and Watches panels and their requests.
+    var features: [any InspectorFeature] { [PreferencesFeature(repository), WatchesFeature(watches)] }
 
     /// Starts the statuses (their keys are created now), the rules, and a rescan every second so that what the app
     /// (or anyone) writes to its suites shows up in the mirrors and the log.

@@ -1,5 +1,6 @@
 import Foundation
 import KeyscopeInspector
+import KeyscopeProtocol
 
 #if canImport(Glibc)
 import Glibc

@@ -9,7 +9,7 @@ import KeyscopeCore
 /// LargeCatalog.keyCount(root)   // 100000
 /// ```
 /// "Keys" are the tree's nodes below the root: every object member and every array element, at any depth, so the
-/// number is what a tree view would have to show fully expanded. The content is realistic and varied per VALUES.md
+/// number is what a tree view would have to show fully expanded. The content is realistic and varied per docs/store.md
 /// (objects, arrays, strings, integers, numbers, booleans, null, colors and urls): a `catalog` header, a few
 /// `categories`, and `products` keyed by id (`p000001`…), one large object that a dashboard has to expand lazily.
 /// The last product is cut short, in sorted-key order, to make the count exact. The same seed makes the same

@@ -66,6 +66,6 @@ struct MaxLineOption: ParsableArguments {
     @Option(
         name: .customLong("max-line"),
         help: ArgumentHelp(
-            "Longest line accepted (memory holds one line at a time); a longer one is an error.", valueName: "SIZE"))
+            "Longest line accepted (memory holds a few lines at a time); a longer one is an error.", valueName: "SIZE"))
     var maxLine = ByteSize(bytes: LineReader.defaultMaxLineLength)
 }

@@ -3,8 +3,11 @@ import Foundation
 import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeInspector
+import KeyscopePreferences
 import KeyscopeRecording
 import KeyscopeServer
+import KeyscopeTunables
+import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -157,8 +160,14 @@ struct ReplayCommand: AsyncParsableCommand {
         options.readOnly = true
         options.publicDirectory = publicDirectory.map { URL(fileURLWithPath: $0) } ?? PublicDirectory.default
         options.name = "keyscope replay"
-        let hub = InspectorHub(registry: registry, options: HubOptions(readOnly: true))
-        let server = InspectorServer(hub: hub, options: options)
+        // The features a replay has none of answer that they are missing (`no_tunables`…), as a live server without
+        // them does.
+        let server = Inspector.makeServer(
+            registry: registry, options: options,
+            hubOptions: HubOptions(
+                readOnly: true, readOnlyReason: "it is `keyscope replay --serve`, which shows a recording"),
+            features: [TunablesFeature(), PreferencesFeature(), WatchesFeature(), RecordingsFeature()],
+            logger: Logger(label: "keyscope.server"))
         do {
             try server.start()
         } catch {

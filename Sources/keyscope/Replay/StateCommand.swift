@@ -14,7 +14,7 @@ struct StateCommand: ParsableCommand {
         abstract: "Print the state of every store after a recording's last event, or after event --at SEQ.",
         discussion: """
             Replays the recording from its header and prints one JSON object on one line, store id → root, with \
-            sorted keys and no spaces, then a newline. Values are JSON as in VALUES.md (colors, urls and \
+            sorted keys and no spaces, then a newline. Values are JSON as in docs/store.md (colors, urls and \
             non-finite numbers as {"$color": …}, {"$url": …}, {"$number": …}). Stores removed by then are not in \
             it; stores registered later are.
 

@@ -29,7 +29,7 @@ struct VerifyCommand: ParsableCommand {
             The codes are bad_header, bad_line, bad_seq, patch_does_not_apply, line_too_long and io.
 
             A last line without its newline (a torn tail, as a crash leaves it) is not an error: it is dropped, \
-            and a warning on stderr says how many bytes. The file is streamed, one line in memory at a time, so \
+            and a warning on stderr says how many bytes. The file is streamed, a few lines in memory at a time, so \
             recordings of any size can be checked. FILE may be - for standard input.
 
             Examples:

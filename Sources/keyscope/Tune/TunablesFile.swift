@@ -1,7 +1,7 @@
 import Foundation
 import KeyscopeCore
 
-/// The tunables file that `tune pull` writes and `tune watch` reads: one JSON object, key → value (VALUES.md).
+/// The tunables file that `tune pull` writes and `tune watch` reads: one JSON object, key → value (docs/store.md).
 ///
 /// ```swift
 /// let file = TunablesFile(path: "live-constants.json")

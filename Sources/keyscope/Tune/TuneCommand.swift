@@ -14,7 +14,7 @@ struct TuneCommand: ParsableCommand {
         commandName: "tune",
         abstract: "Read and change the tunable constants of a running service.",
         discussion: """
-            A service that embeds the inspector with tunables (Inspector.start(tunables:)) serves them at /tune: \
+            A service that embeds the inspector with tunables (Inspector.start(features: [TunablesFeature(tunables)])) serves them at /tune: \
             GET /tune reads them all, PUT /tune/KEY/VALUE sets one, POST /tune replaces them all (docs/protocol.md). \
             These commands speak that HTTP API and find the server and its token like `snapshot` and `write` do \
             (the server's record on this machine, or --url/--port and --token). A server without tunables answers \

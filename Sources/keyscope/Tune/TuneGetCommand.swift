@@ -19,7 +19,7 @@ struct TuneGetCommand: ParsableCommand {
         abstract: "Print every tunable, or the value of one.",
         discussion: """
             Reads GET /tune. Without KEY, prints the object of every tunable as pretty JSON with sorted keys; with \
-            KEY, prints that tunable's value as compact JSON (VALUES.md: 48, 2.5, "text", {"$color": "#FF8800"}). \
+            KEY, prints that tunable's value as compact JSON (docs/store.md: 48, 2.5, "text", {"$color": "#FF8800"}). \
             A KEY the service has no tunable for is an error (exit status 1), as is a server without tunables \
             (error: no_tunables: …).
 

@@ -16,7 +16,7 @@ struct TunePullCommand: ParsableCommand {
             Reads GET /tune and writes it to FILE (default: live-constants.json in the current directory) as \
             pretty-printed JSON with sorted keys and a final newline: the same values always give the same bytes, \
             so the file diffs cleanly. The file is replaced atomically (written beside it, then renamed over it), so \
-            an editor or a running `tune watch` never sees half of it. Values are JSON as in VALUES.md (colors, urls \
+            an editor or a running `tune watch` never sees half of it. Values are JSON as in docs/store.md (colors, urls \
             and non-finite numbers as {"$color": …}, {"$url": …}, {"$number": …}).
 
             Examples:

@@ -49,7 +49,7 @@ struct TuneWatchCommand: ParsableCommand {
 
     func run() throws {
         let target = TunablesFile(path: file)
-        let watcher = try FileWatcher(url: target.url)
+        let watcher = FileChanges(url: target.url)
         let signals = SignalWatcher([SIGINT, SIGTERM]) { _ in watcher.stop() }
         defer { signals.stop() }
         // No server yet is no reason to stop: the pusher looks for one at every save.

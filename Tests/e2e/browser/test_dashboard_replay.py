@@ -80,7 +80,7 @@ def line(value: dict) -> str:
 
 
 def make_recording(events: int = EVENTS, seed: int = 7) -> tuple[str, list[dict]]:
-    """A recording of a checkout service (LOG-FORMAT.md) and, for each seq, what the page must show then."""
+    """A recording of a checkout service (docs/recording.md) and, for each seq, what the page must show then."""
     rnd = random.Random(seed)
     subscriptions = [
         {"id": 1, "store": APP, "path": "cart.total", "label": "CartBadge", "since": log_time(0), "deliveries": 3},

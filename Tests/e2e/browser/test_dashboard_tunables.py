@@ -34,7 +34,7 @@ return [...document.querySelectorAll('[data-testid="tunable-row"]')]
 
 
 def same(a, b) -> bool:
-    """VALUES.md equality on Python's JSON: the integer 3 is not the number 3.0 (nor is True the integer 1)."""
+    """StoreValue equality on Python's JSON: the integer 3 is not the number 3.0 (nor is True the integer 1)."""
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):

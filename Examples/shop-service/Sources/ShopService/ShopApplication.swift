@@ -7,7 +7,8 @@ public import Logging
 ///
 /// ```swift
 /// let stores = try ShopStores(dataDirectory: URL(fileURLWithPath: ".shop-data"))
-/// let inspector = InspectorService(registry: stores.registry, tunables: stores.tunables)   // nil in release builds
+/// let features: [any InspectorFeature] = [TunablesFeature(stores.tunables)]
+/// let inspector = InspectorService(registry: stores.registry, features: features)   // nil in release builds
 /// try await ShopApplication.make(stores: stores, port: 8080, inspector: inspector).runService()
 /// ```
 public enum ShopApplication {

@@ -4,6 +4,7 @@ import Hummingbird
 import KeyscopeRedis
 import KeyscopeServer
 import KeyscopeServiceLifecycle
+import KeyscopeTunables
 import Logging
 import ShopService
 
@@ -60,7 +61,8 @@ struct ShopServiceCommand: AsyncParsableCommand {
         options.name = "shop-service"
         // nil in a release build: no inspector, no port, no thread.
         let inspector = InspectorService(
-            registry: stores.registry, options: options, tunables: stores.tunables, logger: logger)
+            registry: stores.registry, options: options, features: [TunablesFeature(stores.tunables)],
+            logger: logger)
         if inspector == nil { logger.info("release build: no inspector") }
         let app = ShopApplication.make(stores: stores, host: host, port: port, inspector: inspector, logger: logger)
         try await app.runService()

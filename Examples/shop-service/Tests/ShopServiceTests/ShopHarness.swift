@@ -5,6 +5,7 @@ import KeyscopeClient
 import KeyscopeCore
 import KeyscopeServer
 import KeyscopeServiceLifecycle
+import KeyscopeTunables
 import NIOCore
 import ShopService
 import Testing
@@ -27,7 +28,8 @@ struct ShopHarness {
         options.port = 0
         options.writesServerRecord = false
         let service = try #require(
-            InspectorService(registry: stores.registry, options: options, tunables: stores.tunables),
+            InspectorService(
+                registry: stores.registry, options: options, features: [TunablesFeature(stores.tunables)]),
             "tests are debug builds: the inspector is there")
         let app = ShopApplication.make(stores: stores, port: 0, inspector: service)
         try await app.test(.live) { api in

@@ -1,0 +1,12 @@
+/// Constants of the inspector's wire protocol (docs/protocol.md) shared by the server, the client and the CLI.
+public enum InspectorProtocol {
+    /// The protocol number sent in `hello` and `/api/health`.
+    public static let version = 1
+    /// The WebSocket subprotocol.
+    public static let subprotocol = "keyscope.v1"
+    /// The WebSocket endpoint.
+    public static let webSocketPath = "/ws"
+    /// The release of this package (the one place it is written down): `hello`'s `server.version` and
+    /// `keyscope --version`.
+    public static let packageVersion = "0.1.0"
+}
