@@ -21,15 +21,21 @@ public struct HubOptions: Sendable, Hashable {
     /// subscription list again (so deliveries per second can be shown); `nil` sends it only when the set of
     /// subscriptions changes, as docs/protocol.md requires at least.
     public var deliveriesRefresh: Duration?
+    /// While the log evicts entries, how often at most the hub gives the memory they freed back to the system
+    /// (glibc's `malloc_trim`, on a background queue; nothing on other C libraries); `nil` never does. Without it, a
+    /// busy log leaves freed holes in glibc's heaps that count in the process's RSS and grow for minutes
+    /// (docs/hardening.md, "Memory").
+    public var freedMemoryReturn: Duration?
 
     public init(
         maxEntries: Int = 100_000, maxBytes: Int = 64 << 20, readOnly: Bool = false, readOnlyReason: String? = nil,
-        deliveriesRefresh: Duration? = .seconds(1)
+        deliveriesRefresh: Duration? = .seconds(1), freedMemoryReturn: Duration? = .seconds(5)
     ) {
         self.readOnlyReason = readOnlyReason
         self.maxEntries = max(1, maxEntries)
         self.maxBytes = max(1, maxBytes)
         self.readOnly = readOnly
         self.deliveriesRefresh = deliveriesRefresh
+        self.freedMemoryReturn = freedMemoryReturn
     }
 }

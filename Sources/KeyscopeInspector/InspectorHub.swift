@@ -67,6 +67,8 @@ public final class InspectorHub: Sendable {
     let settling = Mutex(())
     /// Set while a settle is queued on ``settleQueue`` (see ``settleInBackground()``).
     private let settleQueued = Atomic<Bool>(false)
+    /// When the memory that evictions freed is next given back (``HubOptions/freedMemoryReturn``).
+    private let freedMemory: FreedMemoryReturn?
     /// The observation while running; held through the whole of start and stop.
     private let lifecycle = Mutex<ObservationToken?>(nil)
     /// Re-sends the subscription list when delivery counts moved (see ``refreshDeliveries()``), while running.
@@ -80,6 +82,7 @@ public final class InspectorHub: Sendable {
     ) {
         self.registry = registry
         self.options = options
+        self.freedMemory = options.freedMemoryReturn.map { FreedMemoryReturn(interval: $0) }
         for feature in features { add(feature) }
     }
 
@@ -270,15 +273,16 @@ public final class InspectorHub: Sendable {
     /// Enforces the log's bounds: what the observer leaves out of the write path (each entry's byte estimate, the
     /// eviction of the oldest entries, keeping them as spares or releasing them). Cursors call it before they read,
     /// so it runs on the reader's thread; when ``writerSettleThreshold`` entries are waiting (no client keeps up),
-    /// the writer queues it on a background queue.
+    /// the writer queues it on a background queue. While it evicts, it has the freed memory given back to the
+    /// system on that queue, at most every ``HubOptions/freedMemoryReturn``.
     func settle() {
-        settling.withLock { _ in
+        let evicted = settling.withLock { _ -> Bool in
             let estimates = estimateUnsettled()
-            guard !estimates.isEmpty else { return }
+            guard !estimates.isEmpty else { return false }
             var retired = state.withLock { state in
                 state.log.settle(estimates: estimates, options: options, keepAfter: state.pins.min())
             }
-            guard !retired.isEmpty else { return }
+            guard !retired.isEmpty else { return false }
             // Entries nobody else holds (checked in place, so that no copy counts) become spares for the writer to
             // refill; their lines, made by readers, are freed here rather than by the writer.
             var spares: [HubLog.Evicted] = []
@@ -293,7 +297,10 @@ public final class InspectorHub: Sendable {
             let freed = state.withLock { $0.log.keepSpares(spares) }
             // Evicted entries still held elsewhere, and spares beyond the limit, are released here, outside the lock.
             _ = consume freed
+            return true
         }
+        // The trim walks every arena's free memory: on the background queue, never on a reader's thread.
+        if evicted, let freedMemory, freedMemory.isDue() { Self.settleQueue.async { FreedMemoryReturn.trim() } }
     }
 
     /// Records the estimated size of every entry not settled yet in the entry, and returns them in seq order (empty

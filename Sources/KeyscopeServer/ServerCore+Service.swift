@@ -15,6 +15,7 @@ extension ServerCore: LwsService {
 
     func serviced() {
         requestLines.settleNewHolds()
+        releaseHeldReads()
     }
 
     var isFinished: Bool { finished || forced }

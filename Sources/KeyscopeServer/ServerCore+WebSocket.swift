@@ -44,6 +44,7 @@ extension ServerCore {
         guard !session.incoming.overLimit else { return 0 }
         switch session.incoming.receive(wsi, input, length) {
         case .partial:
+            _ = heldReads.count(session)  // a message in many small pieces: the rest waits for the next turn
             return 0
         case .overLimit:
             lws_callback_on_writable(wsi)

@@ -30,6 +30,8 @@ final class ServerCore: @unchecked Sendable {
 
     // Service thread only.
     var sessions: [OpaquePointer: WebSocketSession] = [:]
+    /// Clients not read for the rest of this turn of the service loop (see ``HeldReads``).
+    var heldReads = HeldReads()
     /// The request bodies being received, with the route each is for.
     var bodies: [OpaquePointer: PendingBody] = [:]
     /// The route table and how many features it was made from (see ``routeTable()``).

@@ -231,6 +231,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         logLevel.bootstrapLogging()
+        MallocArenas.limit(to: MallocArenas.serveLimit)
         var options = baseServerOptions()
         options.token = TokenOption.given(token)
         options.readOnly = readOnly

@@ -4,9 +4,12 @@ floods, bodies beyond the server's budget.
 
 For each attack: the service stays up and answers `/api/health` to a well-behaved client while it goes on; its file
 descriptors (`/proc/PID/fd`) stay within the documented bound (the count before, plus `--max-connections`, plus a
-few connections being closed) and come back afterwards; and no state changes (a canary key and the tunables are as
-they were). The server runs with a small cap (`--max-connections 24`) so that passing it takes few sockets.
-No assertion here is on time: waits are guards with generous timeouts. docs/hardening.md lists the limits.
+few connections being closed) and come back afterwards; its RSS, sampled all along, stays within the count before
+plus 64 MiB (the 32 MiB the bodies may hold at once, 4 MiB of queued replies per client that does not read, and
+room for the allocator); and no state changes (a canary key and the tunables are as they were). The server runs
+with a small cap (`--max-connections 24`) so that passing it takes few sockets. No assertion here is on time: waits
+are guards with generous timeouts (Tests/load times `/api/health` during such attacks). docs/hardening.md lists
+the limits.
 """
 
 from __future__ import annotations
@@ -86,16 +89,49 @@ class Canary:
         assert http(self.server, "GET", "/tune").body == self.tunables
 
 
+# The most the server's RSS may grow during one attack (see the module's docstring and docs/hardening.md).
+RSS_BOUND_MIB = 64
+
+
+class PeakRSS:
+    """The server's highest RSS while a test runs, sampled every 50 ms on a thread of its own."""
+
+    def __init__(self, server: KeyscopeServer) -> None:
+        self.server = server
+        self.baseline = server.rss_kib()
+        self.peak = self.baseline
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.05):
+            try:
+                self.peak = max(self.peak, self.server.rss_kib())
+            except (FileNotFoundError, ProcessLookupError):
+                return
+
+    def stop(self) -> float:
+        """Stops sampling; the growth over the baseline, in MiB."""
+        self._stop.set()
+        self._thread.join(5)
+        return (self.peak - self.baseline) / 1024
+
+
 @pytest.fixture
 def calm(server):
-    """The descriptor count before the test (once earlier tests' connections are gone), checked again after it."""
+    """The descriptor count before the test (once earlier tests' connections are gone), checked again after it;
+    the server's RSS sampled meanwhile."""
     baseline = wait_for(lambda: stable_fd_count(server), "the descriptor count to settle", timeout=20)
     canary = Canary(server)
+    rss = PeakRSS(server)
     yield baseline
+    growth = rss.stop()
     assert server.alive()
     healthy(server)
     canary.unchanged()
     wait_for(lambda: fd_count(server) <= baseline, f"the descriptors to come back to {baseline}", timeout=20)
+    assert growth <= RSS_BOUND_MIB, f"the server's RSS grew by {growth:.0f} MiB during the attack"
 
 
 def stable_fd_count(server: KeyscopeServer) -> int | None:
