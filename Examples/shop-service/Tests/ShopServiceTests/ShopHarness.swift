@@ -38,6 +38,9 @@ struct ShopHarness {
             let inspector = try await InspectorClient.connect(
                 to: InspectorEndpoint(host: "127.0.0.1", port: port, token: token))
             do {
+                // The server takes the client's snapshot when it sets the connection up, which may come after
+                // `connect` returns: an API call before it would land in the snapshot, not in `changes`.
+                try await awaitSnapshot(inspector)
                 try await body(ShopHarness(api: api, inspector: inspector, stores: stores))
             } catch {
                 await inspector.close()
@@ -45,6 +48,14 @@ struct ShopHarness {
             }
             await inspector.close()
         }
+    }
+
+    /// Reads the inspector's stream up to its first `snapshot`: every change after it arrives in `changes`.
+    private static func awaitSnapshot(_ inspector: InspectorClient) async throws {
+        for try await message in inspector.messages {
+            if case .snapshot = InspectorMessage(message) { return }
+        }
+        throw HarnessError("the inspector closed before its snapshot")
     }
 
     /// The inspector's port once its service has started it (it starts with the group, beside the API).
