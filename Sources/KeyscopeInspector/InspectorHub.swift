@@ -74,7 +74,7 @@ public final class InspectorHub: Sendable {
     /// Re-sends the subscription list when delivery counts moved (see ``refreshDeliveries()``), while running.
     private let deliveriesTimer = Mutex<(any DispatchSourceTimer)?>(nil)
     /// The features added to the hub (see ``add(_:)``), in the order they were added; never held while calling out.
-    let featureList = Mutex<[any InspectorFeature]>([])
+    let featureList = Mutex(FeatureList())
 
     /// A hub on `registry`, serving `features` (more can be added later with ``add(_:)``).
     public init(

@@ -22,7 +22,7 @@ struct RequestExecutor: Sendable {
     /// Parses and executes one message. Read-only servers refuse writes before looking further (docs/protocol.md).
     func execute(_ bytes: [UInt8]) -> Outcome {
         let (id, parsed) = ClientRequest.parse(
-            bytes, maxDepth: maxJSONDepth, features: hub.features.flatMap(\.requests),
+            bytes, maxDepth: maxJSONDepth, features: hub.featureRequests,
             refusingWrites: isReadOnly ? hub.readOnlyRefusal : nil)
         let request: ClientRequest
         switch parsed {
@@ -38,10 +38,10 @@ struct RequestExecutor: Sendable {
                 return success(id, result.jsonObject)
             case .transaction(let store, let writes):
                 try refuseIfReadOnly()
-                return success(id, ServerMessages.seqResult(try hub.transaction(store: store, ops: writes)))
+                return success(id, InspectorProtocol.seqResult(try hub.transaction(store: store, ops: writes)))
             case .revert(let seq):
                 try refuseIfReadOnly()
-                return success(id, ServerMessages.seqResult(try hub.revert(seq: seq)))
+                return success(id, InspectorProtocol.seqResult(try hub.revert(seq: seq)))
             case .rewind(let seq):
                 try refuseIfReadOnly()
                 return success(id, try hub.rewind(toSeq: seq).jsonObject)

@@ -1,3 +1,5 @@
+import KeyscopeProtocol
+
 /// What the server reads of a request head before lws parses it (``RequestHeadCapture``): the request line as sent,
 /// and what lws 4.1 would drop the connection for without a word, so that the server can answer instead.
 ///
@@ -72,8 +74,8 @@ struct RequestHead: Sendable, Hashable {
         while index < target.count {
             defer { index += 1 }
             guard target[index] == UInt8(ascii: "%") else { continue }
-            guard index + 2 < target.count + 0, let high = Self.hex(target[index + 1]),
-                let low = Self.hex(target[index + 2])
+            guard index + 2 < target.count, let high = PathSegment.hexValue(target[index + 1]),
+                let low = PathSegment.hexValue(target[index + 2])
             else {
                 return
                     "the path has a bad percent escape: % must be followed by two hex digits (write a % itself as %25)"
@@ -85,15 +87,6 @@ struct RequestHead: Sendable, Hashable {
             index += 2
         }
         return nil
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// The index just past the blank line that ends the head, if it is there.

@@ -75,7 +75,7 @@ extension ServerCore {
         if outcome.wantsResync {
             let snapshot = session.cursor.resync()
             session.enqueue(snapshot.messageBytes())
-            session.enqueue(ServerMessages.reply(id: outcome.id, result: ServerMessages.seqResult(snapshot.seq)))
+            session.enqueue(ServerMessages.reply(id: outcome.id, result: InspectorProtocol.seqResult(snapshot.seq)))
         } else {
             session.enqueue(outcome.reply)
         }

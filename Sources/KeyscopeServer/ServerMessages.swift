@@ -30,8 +30,4 @@ enum ServerMessages {
         ]).jsonBytes(sortedKeys: true)
     }
 
-    /// The `result` of a request that changes state: `{"seq": N}` or `{"seq": null}`.
-    static func seqResult(_ seq: Int?) -> StoreValue {
-        .object(["seq": seq.map { .integer(Int64($0)) } ?? .null])
-    }
 }

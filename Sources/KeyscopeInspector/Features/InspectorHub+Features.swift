@@ -3,21 +3,28 @@ import Synchronization
 
 extension InspectorHub {
     /// The features added to the hub, in the order they were added.
-    public var features: [any InspectorFeature] { featureList.withLock { $0 } }
+    public var features: [any InspectorFeature] { featureList.withLock { $0.features } }
+
+    /// Every request type of the added features, read once when each was added (what every client request is
+    /// matched against, so it is not gathered again per request).
+    public var featureRequests: [FeatureRequest] { featureList.withLock { $0.requests } }
 
     /// Adds a feature: its routes and requests are served from now on (a running server picks them up at its next
     /// request). A feature is added once; a second feature with the same name is refused by a precondition.
     public func add(_ feature: any InspectorFeature) {
+        let requests = feature.requests
         featureList.withLock { list in
-            precondition(!list.contains { $0.name == feature.name }, "a feature named \(feature.name) is already added")
-            list.append(feature)
+            precondition(
+                !list.features.contains { $0.name == feature.name }, "a feature named \(feature.name) is already added")
+            list.features.append(feature)
+            list.requests += requests
         }
         feature.attached(to: self)
     }
 
     /// The first added feature of type `type`.
     public func feature<Feature: InspectorFeature>(_ type: Feature.Type) -> Feature? {
-        featureList.withLock { list in list.lazy.compactMap { $0 as? Feature }.first }
+        featureList.withLock { list in list.features.lazy.compactMap { $0 as? Feature }.first }
     }
 
     /// The first added feature of its type, or the one `make` makes, added now (for code that attaches to a hub
@@ -30,7 +37,7 @@ extension InspectorHub {
     }
 
     /// How many features were added (changes whenever one is, so that a server can cache what it derived from them).
-    public var featureCount: Int { featureList.withLock { $0.count } }
+    public var featureCount: Int { featureList.withLock { $0.features.count } }
 
     /// The refusal of every write on a read-only hub, with ``HubOptions/readOnlyReason``.
     public var readOnlyRefusal: HubError {
@@ -44,4 +51,10 @@ extension InspectorHub {
     public func checkWritable() throws(HubError) {
         if options.readOnly { throw readOnlyRefusal }
     }
+}
+
+/// The features added to a hub, and their request types.
+struct FeatureList {
+    var features: [any InspectorFeature] = []
+    var requests: [FeatureRequest] = []
 }

@@ -13,15 +13,15 @@ extension PreferencesFeature {
                 [unowned self] request throws(HubError) in
                 try Self.refuseBody(request.body, of: PreferencePath.refresh)
                 try refresh()
-                return .json(Self.seqResult(nil))
+                return .json(InspectorProtocol.seqResult(nil))
             },
             FeatureRoute(.put, item, body: .json, writes: true, pathForm: asSent) {
                 [unowned self] request throws(HubError) in
                 let ref = try PreferencePath.ref(segments: request.rest)
-                return .json(Self.seqResult(try update(ref, value: try Self.value(inBody: request.body))))
+                return .json(InspectorProtocol.seqResult(try update(ref, value: try Self.value(inBody: request.body))))
             },
             FeatureRoute(.delete, item, writes: true, pathForm: asSent) { [unowned self] request throws(HubError) in
-                .json(Self.seqResult(try delete(try PreferencePath.ref(segments: request.rest))))
+                .json(InspectorProtocol.seqResult(try delete(try PreferencePath.ref(segments: request.rest))))
             },
         ]
     }
@@ -39,13 +39,13 @@ extension PreferencesFeature {
                     guard let value = try members.value() else {
                         throw .badRequest("a preference set needs \"value\": the preference's new value")
                     }
-                    return Self.seqResult(try update(ref, value: value))
+                    return InspectorProtocol.seqResult(try update(ref, value: value))
                 case "delete":
                     let ref = try Self.ref(members)
                     guard !members.has("value") else {
                         throw .badRequest("a preference delete takes no \"value\"; remove it, or use op set")
                     }
-                    return Self.seqResult(try delete(ref))
+                    return InspectorProtocol.seqResult(try delete(ref))
                 case "refresh":
                     let extra = ["source", "container", "key", "value"].filter(members.has)
                     guard extra.isEmpty else {
@@ -54,7 +54,7 @@ extension PreferencesFeature {
                                 + extra.map { "\"\($0)\"" }.joined(separator: ", ") + "; remove it")
                     }
                     try refresh()
-                    return Self.seqResult(nil)
+                    return InspectorProtocol.seqResult(nil)
                 default:
                     throw .badRequest("unknown preference op \"\(op)\"; use \(ops)")
                 }
@@ -95,8 +95,4 @@ extension PreferencesFeature {
         }
     }
 
-    /// A request's `result`: `{"seq": N}` or `{"seq": null}`.
-    static func seqResult(_ seq: Int?) -> StoreValue {
-        .object(["seq": seq.map { .integer(Int64($0)) } ?? .null])
-    }
 }

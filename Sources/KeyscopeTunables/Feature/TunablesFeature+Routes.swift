@@ -36,12 +36,12 @@ extension TunablesFeature {
                 switch op {
                 case "set":
                     guard let value = try members.value() else { throw .badRequest("tune needs a \"value\"") }
-                    return Self.seqResult(try tune(key: key, value: value))
+                    return InspectorProtocol.seqResult(try tune(key: key, value: value))
                 case "remove":
                     guard try members.value() == nil else {
                         throw .badRequest("a tune with \"op\": \"remove\" takes no \"value\"")
                     }
-                    return Self.seqResult(try remove(key: key))
+                    return InspectorProtocol.seqResult(try remove(key: key))
                 default:
                     throw .badRequest("unknown tune \"op\" \"\(op)\"; use set (the default) or remove")
                 }
@@ -100,8 +100,4 @@ extension TunablesFeature {
         return .object(members)
     }
 
-    /// A request's `result`: `{"seq": N}` or `{"seq": null}`.
-    static func seqResult(_ seq: Int?) -> StoreValue {
-        .object(["seq": seq.map { .integer(Int64($0)) } ?? .null])
-    }
 }
