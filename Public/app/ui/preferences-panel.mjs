@@ -45,7 +45,7 @@ export class PreferencesPanel {
       h("h2", { textContent: "This service scans no preferences" }),
       h("p", { textContent: "Keyscope can show a service's UserDefaults suites and secrets (the keychain's role) as stores, and edit them live, once the service attaches preference scanning:" }),
       h("ul", { className: "prefs-how" },
-        h("li", {}, "in an embedding service, pass a configuration to the embedding API: ", h("code", { textContent: "Inspector.start(preferences: …)" })),
+        h("li", {}, "in an embedding service, serve the scanned preferences: ", h("code", { textContent: "Inspector.start(features: [PreferencesFeature(preferences)])" })),
         h("li", {}, "or try it with the demo, which scans its own suites and secrets: ", h("code", { textContent: "keyscope serve --demo" }))),
       h("p", { className: "muted" }, "What is scanned and how to configure it: ", h("code", { textContent: "docs/preferences.md" }), "."),
     ] });

@@ -45,7 +45,7 @@ export class TunablesPanel {
       h("p", { textContent: "Tunables are constants you tweak while the service runs (sizes, colors, timings, switches), kept in a JSON file and checked against an optional schema." }),
       h("ul", { className: "tunables-how" },
         h("li", {}, "Start the inspector with a file of them: ", h("code", { textContent: "keyscope serve --tunables live-constants.json" })),
-        h("li", {}, "or, in an embedding service, pass them to the embedding API: ", h("code", { textContent: "Inspector.start(tunables: …)" }))),
+        h("li", {}, "or, in an embedding service, serve its tunables: ", h("code", { textContent: "Inspector.start(features: [TunablesFeature(tunables)])" }))),
       h("p", { className: "muted" }, "How to write the file and its schema: ", h("code", { textContent: "docs/tunables.md" }), "."),
     ] });
     this.noMatch = h("p", { className: "empty", hidden: true });

@@ -31,7 +31,7 @@ export class WatchesPanel {
       h("h2", { textContent: "This service watches nothing" }),
       h("p", { textContent: "Watched statuses are preference keys a service keeps in step with what a provider says (a data directory that is writable, a port that is free); watch rules say what a store path must hold, and each change that breaks one is recorded here and in the log." }),
       h("ul", { className: "prefs-how" },
-        h("li", {}, "in an embedding service, attach preference scanning with statuses or rules: ", h("code", { textContent: "Inspector.start(preferences: …)" })),
+        h("li", {}, "in an embedding service, serve its statuses and rules: ", h("code", { textContent: "Inspector.start(features: [WatchesFeature(watches)])" })),
         h("li", {}, "or try it with the demo: ", h("code", { textContent: "keyscope serve --demo" }))),
       h("p", { className: "muted" }, "How: ", h("code", { textContent: "docs/preferences.md" }), "."),
     ] });
