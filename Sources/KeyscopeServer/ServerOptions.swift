@@ -30,7 +30,8 @@ public struct ServerOptions: Sendable, Hashable {
     public var maxBodyBytes: Int = 4 << 20
     /// The most bytes a WebSocket message (all its fragments) may have (close 1009 beyond).
     public var maxMessageBytes: Int = 4 << 20
-    /// How long a new connection may take to send its request headers before it is dropped.
+    /// How long a new connection may take to send its request headers before it is dropped; also the longest pause
+    /// allowed within a request body (libwebsockets applies the same timeout to both).
     public var headerTimeout: Duration = .seconds(10)
     /// The most client connections open at once (HTTP and WebSocket). Past it, the connection that has waited
     /// longest without completing its request is answered 503 `unavailable` and closed to make room; when every

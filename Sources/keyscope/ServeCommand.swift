@@ -115,7 +115,9 @@ struct ServeCommand: AsyncParsableCommand {
     var maxHeader = ByteSize(bytes: 16 << 10)
 
     @Option(
-        name: .long, help: ArgumentHelp("Seconds a client has to send its request headers.", valueName: "SECONDS"))
+        name: .long, help: ArgumentHelp(
+            "Seconds a client has to send its request headers (and the longest pause allowed within a body).",
+            valueName: "SECONDS"))
     var headerTimeout: Int = 10
 
     @Option(

@@ -385,17 +385,51 @@ def probe_status(server: KeyscopeServer) -> int:
         sock.close()
 
 
+class Trickle:
+    """Sends one more byte of each held body every half second, so the holders look like slow uploads rather than
+    stalled ones: lws drops a body that makes no progress for the header timeout (3 s here), which a loaded machine
+    can spend just opening the holders."""
+
+    HELD_BACK = 256
+
+    def __init__(self, socks: list[socket.socket]) -> None:
+        self.socks = socks
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        for _ in range(self.HELD_BACK - 1):  # never the last byte: the bodies stay unfinished
+            if self._stop.wait(0.5):
+                return
+            for sock in self.socks:
+                try:
+                    sock.sendall(b" ")
+                except OSError:
+                    pass  # dropped: the test's wait reports what it missed
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(5)
+
+
 def test_bodies_beyond_the_servers_budget_get_503(server, calm):
     """Eight connections each hold 4 MiB of an unfinished body (32 MiB, the budget): another body is refused with
     503 until they are gone, and then accepted (its request answered as usual)."""
     holders = []
+    trickle = Trickle(holders)
     try:
         for _ in range(BODY_BUDGET // BODY_LIMIT):
             sock = socket.create_connection(("127.0.0.1", server.port), timeout=20)
-            sock.sendall(body_head(server, BODY_LIMIT) + b" " * (BODY_LIMIT - 1))
+            sock.sendall(body_head(server, BODY_LIMIT) + b" " * (BODY_LIMIT - Trickle.HELD_BACK))
             holders.append(sock)
+        trickle.start()
         wait_for(lambda: probe_status(server) == 503, "a body over the budget to get 503", timeout=30)
         healthy(server)
     finally:
+        trickle.stop()
         close_all(holders)
     wait_for(lambda: probe_status(server) == 400, "the budget to be free again (400 unknown_type)", timeout=30)
