@@ -86,6 +86,15 @@ extension FleetView {
                     }
                 }
                 entry.rateSample = (presence.seq, clock)
+                if let mirror = entry.mirror, mirror.epoch == presence.epoch, presence.seq > mirror.seq {
+                    if let behind = entry.behindSince, behind.seq == mirror.seq {
+                        if clock - behind.at >= Self.stallLimit { entry.checkSnapshot = true }
+                    } else {
+                        entry.behindSince = (mirror.seq, clock)
+                    }
+                } else {
+                    entry.behindSince = nil
+                }
                 entry.presence = presence
                 state.instances[id] = entry
             }
@@ -102,6 +111,7 @@ extension FleetView {
         let wanted = state.withLock { state in
             state.instances.values.filter { entry in
                 entry.mirror == nil || entry.mirror?.epoch != entry.presence.epoch || entry.awaitingSnapshot != nil
+                    || entry.checkSnapshot
             }.map { ($0.presence.id, $0.presence.epoch, $0.awaitingSnapshot, $0.presence.isLive(at: .now)) }
         }
         var loaded = false
@@ -111,6 +121,14 @@ extension FleetView {
                 guard var entry = state.instances[id] else { return .unusable }
                 defer { state.instances[id] = entry }
                 guard case .bulk(let bytes) = reply else { return .unusable }
+                if entry.checkSnapshot, needed == nil, entry.mirror?.epoch == epoch {
+                    entry.checkSnapshot = false
+                    entry.behindSince = nil
+                    let seq = entry.mirror?.seq ?? 0
+                    guard entry.mirror?.reload(snapshot: bytes, minimumSeq: seq + 1) == true else { return .unusable }
+                    entry.position = Self.position(before: entry.mirror?.seq ?? seq)
+                    return .loaded
+                }
                 if let needed, entry.mirror?.epoch == epoch {
                     if entry.mirror?.reload(snapshot: bytes, minimumSeq: needed) == true, let seq = entry.mirror?.seq {
                         entry.awaitingSnapshot = nil
@@ -139,6 +157,10 @@ extension FleetView {
     }
 
     private enum SnapshotOutcome { case loaded, tooOld, unusable }
+
+    /// How long a mirror may stay behind the instance's published seq without reading anything before its
+    /// snapshot is read again.
+    static let stallLimit = Duration.seconds(1)
 
     /// A stream position before every batch that may hold entry `seq + 1` (a batch holds at most
     /// ``FleetPublisher/batchEntries`` entries and its id starts with its first seq).

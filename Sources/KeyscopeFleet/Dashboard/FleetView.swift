@@ -56,6 +56,11 @@ public final class FleetView: Sendable {
         /// Set while the mirror waits for a snapshot at this seq or later (it lost the thread of the log).
         var awaitingSnapshot: Int?
         var snapshotAskedAt: ContinuousClock.Instant?
+        /// The mirror's seq when the instance was first seen ahead of it, and when: a mirror that stays behind with
+        /// nothing in the log to read (the instance rejoined after an outage and published only a snapshot) reads
+        /// the snapshot again.
+        var behindSince: (seq: Int, at: ContinuousClock.Instant)?
+        var checkSnapshot = false
         var rate = 0.0
         var rateSample: (seq: Int, at: ContinuousClock.Instant)?
     }
