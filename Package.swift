@@ -213,7 +213,7 @@ let package = Package(
                 "KeyscopePreferences",
                 "KeyscopeSecrets",
                 "KeyscopeRecording",
-                "KeyscopeRedis",
+                "KeyscopeRedis", "KeyscopeFleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

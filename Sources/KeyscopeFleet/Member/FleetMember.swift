@@ -44,4 +44,10 @@ public final class FleetMember: InspectorFeature {
         publisher.stop()
         responder.stop()
     }
+
+    /// ``stop()``, then waits (at most `timeout`) until the fleet has been told: for a process about to exit.
+    public func leave(timeout: Duration = .seconds(1)) {
+        stop()
+        _ = publisher.waitUntilFinished(timeout: timeout)
+    }
 }

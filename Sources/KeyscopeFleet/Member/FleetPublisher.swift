@@ -22,6 +22,8 @@ final class FleetPublisher: Sendable {
     private let state = Mutex(State())
     /// Wakes the loop early: stopping, or a snapshot asked for.
     private let wake = DispatchSemaphore(value: 0)
+    /// Signalled when the loop has ended (and said so to the fleet).
+    private let finished = DispatchSemaphore(value: 0)
 
     struct State {
         var stopping = false
@@ -114,6 +116,12 @@ final class FleetPublisher: Sendable {
             }
         }
         leave(client, progress: progress)
+        finished.signal()
+    }
+
+    /// Waits until the loop has ended, at most `timeout`; `false` when it has not.
+    func waitUntilFinished(timeout: Duration) -> Bool {
+        finished.wait(timeout: .now() + timeout.seconds) == .success
     }
 
     private func pause(_ delay: Duration) {
