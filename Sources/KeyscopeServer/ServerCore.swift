@@ -30,6 +30,10 @@ final class ServerCore: @unchecked Sendable {
 
     // Service thread only.
     var sessions: [OpaquePointer: WebSocketSession] = [:]
+    /// Streams features chose at the upgrade's checks, until the connection is established (or closes).
+    var upgradedStreams: [OpaquePointer: any FeatureStream] = [:]
+    /// Answers for sessions, from other threads (``deliver(_:to:)``); any thread, under its lock.
+    let deliveries = Mutex<[(serial: UInt64, messages: [[UInt8]])]>([])
     /// Clients not read for the rest of this turn of the service loop (see ``HeldReads``).
     var heldReads = HeldReads()
     /// The request bodies being received, with the route each is for.
@@ -122,6 +126,7 @@ final class ServerCore: @unchecked Sendable {
         case LWS_CALLBACK_TIMER where ownsTimer(of: wsi):
             return timerFired(wsi)
         case LWS_CALLBACK_WSI_DESTROY:
+            upgradedStreams[wsi] = nil
             destroyed(wsi)
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         case LWS_CALLBACK_RAW_RX_FILE where isCaptureWatch(wsi):
@@ -173,6 +178,7 @@ final class ServerCore: @unchecked Sendable {
         // The flag stays set: writable callbacks find new entries by themselves, so writers need not wake the
         // service (a syscall each) until a client runs dry and clears it (see `writeAgainIfNeeded`).
         if !stopping, stopRequested.load(ordering: .sequentiallyConsistent) { beginStop() }
+        takeDeliveries()
         for session in sessions.values { lws_callback_on_writable(session.wsi) }
     }
 
