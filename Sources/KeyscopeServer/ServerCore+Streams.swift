@@ -11,8 +11,7 @@ extension ServerCore {
     /// The stream a feature serves the upgrade with, kept from the upgrade's checks to its `ESTABLISHED`; a refusal
     /// when a feature refuses the query (an unknown instance: 404 `unknown_instance`). `nil` and `nil`: the hub's own.
     func featureStream(_ request: LwsRequest) -> (stream: (any FeatureStream)?, refusal: Refusal?) {
-        var query: [String: String] = [:]
-        for item in request.queryItems where query[item.name] == nil { query[item.name] = item.value }
+        let query = Self.query(of: request)
         for feature in hub.features {
             do throws(HubError) {
                 if let stream = try feature.stream(for: query) { return (stream, nil) }

@@ -28,8 +28,36 @@ public final class FleetDashboard: InspectorFeature {
 
     public var routes: [FeatureRoute] {
         [
-            FeatureRoute(.get, "/api/fleet") { [view] _ in .json(view.fleetObject()) }
+            FeatureRoute(.get, "/api/fleet") { [view] _ in .json(view.fleetObject()) },
+            FeatureRoute(.get, "/api/snapshot", replacesBuiltIn: true) { [view] request throws(HubError) in
+                let id = try Self.instance(in: request, view: view)
+                guard let snapshot = view.snapshotMessage(of: id) else {
+                    throw HubError(
+                        code: .unavailable, message: "the dashboard has not read \(id)'s state yet; try again")
+                }
+                return .encoded(snapshot)
+            },
+            FeatureRoute(.get, "/api/fleet/diff") { [view] request throws(HubError) in
+                guard let a = request.query["a"], let b = request.query["b"] else {
+                    throw .badRequest("name the two instances: /api/fleet/diff?a=ID&b=ID (see /api/fleet)")
+                }
+                for id in [a, b] where view.instance(id) == nil { throw view.unknownInstanceError(id) }
+                guard let diff = view.diff(a, b) else {
+                    throw HubError(code: .unavailable, message: "the dashboard has not read both states yet; try again")
+                }
+                return .json(diff.jsonObject)
+            },
         ]
+    }
+
+    /// The `instance` a request names, known to the fleet.
+    static func instance(in request: FeatureRoute.Request, view: FleetView) throws(HubError) -> String {
+        guard let id = request.query["instance"], !id.isEmpty else {
+            throw .badRequest(
+                "a fleet dashboard serves many instances: name one with ?instance=ID (GET /api/fleet lists them)")
+        }
+        guard view.instance(id) != nil else { throw view.unknownInstanceError(id) }
+        return id
     }
 
     public func stream(for query: [String: String]) throws(HubError) -> (any FeatureStream)? {
