@@ -1,6 +1,7 @@
 public import KeyscopeInspector
 import KeyscopeProtocol
 public import Logging
+import Synchronization
 
 /// An instance's membership of a fleet (docs/fleet.md "Fleet inspection"): a feature of its inspector that
 /// publishes its presence, its change log and its snapshot to Redis, and answers the requests fleet dashboards send
@@ -32,6 +33,9 @@ public final class FleetMember: InspectorFeature {
     }
 
     public var routes: [FeatureRoute] { [] }
+
+    /// The last seq of the hub's log this instance has published to the fleet (0 before its first join).
+    public var publishedSeq: Int { publisher.published.load(ordering: .acquiring) }
 
     public func attached(to hub: InspectorHub) {
         link.set(hub)

@@ -22,6 +22,8 @@ final class FleetPublisher: Sendable {
     private let state = Mutex(State())
     /// Wakes the loop early: stopping, or a snapshot asked for.
     private let wake = DispatchSemaphore(value: 0)
+    /// The last seq published (in the log or in a snapshot): how far the fleet can see.
+    let published = Atomic<Int>(0)
     /// Signalled when the loop has ended (and said so to the fleet).
     private let finished = DispatchSemaphore(value: 0)
 
@@ -183,6 +185,7 @@ final class FleetPublisher: Sendable {
         ])
         progress.snapshotSeq = snapshot.seq
         progress.seq = max(progress.seq, snapshot.seq)
+        published.store(progress.seq, ordering: .releasing)
     }
 
     /// One batch of new entries as one stream entry; `false` when there was nothing to publish.
@@ -208,6 +211,7 @@ final class FleetPublisher: Sendable {
             ])
             progress.seq = last.seq
             progress.streamTop = first.seq
+            published.store(last.seq, ordering: .releasing)
         case .gap(_, _, let snapshot), .snapshot(let snapshot):
             try publishSnapshot(client, snapshot, progress: &progress)
         }
