@@ -29,6 +29,19 @@ struct RedisOptions: ParsableArguments {
             valueName: "ID"))
     var instance: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Entries of this instance's log the fleet keeps in Redis (approximately; default 100000).",
+            valueName: "N"))
+    var fleetLog: Int?
+
+    func validate() throws {
+        if let fleetLog, fleetLog < 1000 {
+            throw ValidationError("--fleet-log must be at least 1000 entries; got \(fleetLog).")
+        }
+    }
+
     /// `--redis`, else `$KEYSCOPE_REDIS_URL` when set and not empty.
     func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         redis ?? environment["KEYSCOPE_REDIS_URL"].flatMap { $0.isEmpty ? nil : $0 }
@@ -59,9 +72,10 @@ struct RedisOptions: ParsableArguments {
     ) throws -> FleetMember? {
         guard let text = url(environment: environment) else { return nil }
         do {
-            return FleetMember(
-                try FleetOptions(
-                    redis: text, fleet: fleet ?? "keyscope", instance: instance, name: name, readOnly: readOnly))
+            var options = try FleetOptions(
+                redis: text, fleet: fleet ?? "keyscope", instance: instance, name: name, readOnly: readOnly)
+            if let fleetLog { options.logLength = fleetLog }
+            return FleetMember(options)
         } catch {
             throw ValidationError("--redis: \(error.message)")
         }

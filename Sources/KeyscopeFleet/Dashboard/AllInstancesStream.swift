@@ -15,6 +15,8 @@ public final class AllInstancesStream: FeatureStream {
 
     private struct State {
         var listSent = -1
+        /// The view's ``FleetView/membersVersion`` when the cursors were last matched to the instances.
+        var listSeen = -1
         var listDue = ContinuousClock.now
         var cursors: [String: FleetCursor] = [:]
         /// Where the next frame starts gathering, so that a busy instance does not starve the others.
@@ -39,8 +41,8 @@ public final class AllInstancesStream: FeatureStream {
             if !state.queue.isEmpty || state.listSent != view.listVersion || ContinuousClock.now >= state.listDue {
                 return true
             }
-            return state.cursors.values.contains { view.hasNews($0) }
-                || view.instances().contains { state.cursors[$0.id] == nil && view.isMirrored($0.id) }
+            return state.cursors.values.contains { view.hasNews($0, subscriptions: false) }
+                || state.listSeen != view.membersVersion
         }
     }
 
@@ -60,6 +62,9 @@ public final class AllInstancesStream: FeatureStream {
 
     /// Instances the client does not follow yet are followed from their current state on.
     private func followNewInstances(_ state: inout State) {
+        let version = view.membersVersion
+        guard state.listSeen != version else { return }
+        state.listSeen = version
         for instance in view.instances() where state.cursors[instance.id] == nil {
             if let (_, cursor) = view.makeCursor(instance: instance.id) { state.cursors[instance.id] = cursor }
         }

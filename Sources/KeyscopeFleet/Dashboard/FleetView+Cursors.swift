@@ -67,12 +67,14 @@ extension FleetView {
         }
     }
 
-    /// Whether reading the cursor would give something (entries, a restart, a changed subscription list).
-    public func hasNews(_ cursor: FleetCursor) -> Bool {
+    /// Whether reading the cursor would give something: entries or a restart, and with `subscriptions` a changed
+    /// subscription list too (a reader that never asks for lists must not be told of them, or it would ask again and
+    /// again).
+    public func hasNews(_ cursor: FleetCursor, subscriptions: Bool = true) -> Bool {
         state.withLock { state in
             guard let mirror = state.instances[cursor.instance]?.mirror else { return false }
             return mirror.epoch != cursor.epoch || cursor.next <= mirror.seq
-                || mirror.subscriptionsVersion != cursor.subscriptionsSeen
+                || (subscriptions && mirror.subscriptionsVersion != cursor.subscriptionsSeen)
         }
     }
 }

@@ -70,6 +70,7 @@ extension FleetView {
             let now = LogTime.now
             let clock = ContinuousClock.now
             var changed = Set(state.instances.keys) != Set(found.keys)
+            if changed { state.membersVersion += 1 }
             state.instances = state.instances.filter { found[$0.key] != nil }
             for (id, presence) in found {
                 var entry = state.instances[id] ?? Entry(presence: presence)
@@ -143,6 +144,7 @@ extension FleetView {
                 }
                 guard let mirror = InstanceMirror(epoch: epoch, snapshot: bytes) else { return .unusable }
                 entry.mirror = mirror
+                state.membersVersion += 1
                 entry.awaitingSnapshot = nil
                 entry.position = Self.position(before: mirror.seq)
                 return .loaded

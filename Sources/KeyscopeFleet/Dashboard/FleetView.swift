@@ -69,6 +69,9 @@ public final class FleetView: Sendable {
         var instances: [String: Entry] = [:]
         /// Changes when an instance joins, leaves or changes state (and every few seconds while any changes).
         var listVersion = 0
+        /// Changes when an instance is mirrored for the first time (or anew) or leaves the list: when followers of
+        /// every instance must look for new ones.
+        var membersVersion = 0
         var stopping = false
         var onUpdate: (@Sendable () -> Void)?
     }
@@ -119,8 +122,11 @@ public final class FleetView: Sendable {
     /// The instance with `id`, if it is in the fleet.
     public func instance(_ id: String) -> FleetInstance? { instances().first { $0.id == id } }
 
-    /// See ``State/listVersion``.
+    /// Changes when an instance joins, leaves or changes state (and so the `fleet` message).
     public var listVersion: Int { state.withLock { $0.listVersion } }
+
+    /// Changes when an instance is mirrored for the first time, mirrored anew, or forgotten.
+    public var membersVersion: Int { state.withLock { $0.membersVersion } }
 
     /// `{"fleet": NAME, "instances": […]}`: `GET /api/fleet`, and with `"type": "fleet"` the WebSocket message.
     public func fleetObject() -> StoreValue {

@@ -28,9 +28,10 @@ struct InstanceMirror {
     private(set) var generation = 0
     private let decoder = LogLineDecoder()
 
-    /// The most entries and bytes kept for clients; one further behind gets a gap and a snapshot.
-    static let ringEntries = 50_000
-    static let ringMaxBytes = 32 << 20
+    /// The most entries and bytes kept for clients of each instance (ten seconds of a busy one); one further behind
+    /// gets a gap and a snapshot. A dashboard of 20 instances holds at most 20 times this.
+    static let ringEntries = 10_000
+    static let ringMaxBytes = 8 << 20
 
     /// A mirror from a `snapshot` message the instance published; `nil` when it is not one.
     init?(epoch: String, snapshot bytes: [UInt8]) {
