@@ -28,25 +28,48 @@ extension TunablesFeature {
         ]
     }
 
+    /// `tune` (`op` `set`, the default, with a `value` or a `text` read as `PUT /tune/:key/:value` reads its value;
+    /// `remove`; `replace` with `values`, as `POST /tune`), and `tunables`, which reads them all (as `GET /tune`):
+    /// what a client that reaches the service only through its WebSocket (a fleet dashboard) needs.
     public var requests: [FeatureRequest] {
         [
             FeatureRequest("tune", writes: .always) { [unowned self] members throws(HubError) in
-                let key = try members.string("key")
                 let op = members.has("op") ? try members.string("op") : "set"
                 switch op {
                 case "set":
-                    guard let value = try members.value() else { throw .badRequest("tune needs a \"value\"") }
-                    return InspectorProtocol.seqResult(try tune(key: key, value: value))
+                    return try set(members)
                 case "remove":
                     guard try members.value() == nil else {
                         throw .badRequest("a tune with \"op\": \"remove\" takes no \"value\"")
                     }
-                    return InspectorProtocol.seqResult(try remove(key: key))
+                    return InspectorProtocol.seqResult(try remove(key: try members.string("key")))
+                case "replace":
+                    let values = try Self.tunables(inBody: members.has("values") ? try members.required("values") : nil)
+                    let seq = try replaceAll(with: values)
+                    return Self.success(seq, ["count": .integer(Int64(values.count))])
                 default:
-                    throw .badRequest("unknown tune \"op\" \"\(op)\"; use set (the default) or remove")
+                    throw .badRequest("unknown tune \"op\" \"\(op)\"; use set (the default), remove or replace")
                 }
-            }
+            },
+            FeatureRequest("tunables", writes: .never) { [unowned self] _ throws(HubError) in
+                .object(try values())
+            },
         ]
+    }
+
+    /// A `tune` that sets one key: its `value`, or its `text` typed as the path form types it.
+    private func set(_ members: RequestMembers) throws(HubError) -> StoreValue {
+        let key = try members.string("key")
+        if members.has("text") {
+            guard try members.value() == nil else {
+                throw .badRequest("a tune takes a \"value\" or a \"text\", not both")
+            }
+            let read = try TunePath.value(of: try members.string("text"))
+            let value = endpoint?.interpretPathValue(read, forKey: key) ?? read
+            return Self.success(try tune(key: key, value: value), ["key": .string(key), "value": value])
+        }
+        guard let value = try members.value() else { throw .badRequest("tune needs a \"value\" (or a \"text\")") }
+        return InspectorProtocol.seqResult(try tune(key: key, value: value))
     }
 
     /// `PUT /tune/:key/:value`, from the segments as sent: the key is the first, the value the rest of the path
