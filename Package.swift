@@ -254,7 +254,7 @@ let package = Package(
             name: "KeyscopeHostProbe",
             dependencies: [
                 "KeyscopeCore", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeServer", "KeyscopeTunables",
-                "KeyscopeRecording",
+                "KeyscopeRecording", "KeyscopeFleet",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

@@ -17,10 +17,15 @@ struct ProbeOptions {
     var interval: Duration = .milliseconds(10)
     /// The inspector's token (`--token`); random by default.
     var token: String?
+    /// Join a fleet (`--redis URL --fleet NAME --instance ID`): the probe's inspector also publishes to it.
+    var redis: String?
+    var fleet = "keyscope"
+    var instance: String?
 
     static let usage = """
         usage: KeyscopeHostProbe --state DIR [--port N | --no-server] [--public DIR] [--recordings DIR]
                                  [--record FILE] [--interval-ms N] [--token T]
+                                 [--redis URL [--fleet NAME] [--instance ID]]
         """
 
     init(_ arguments: [String]) throws(ProbeUsageError) {
@@ -48,6 +53,9 @@ struct ProbeOptions {
             case "--record": recordFile = URL(fileURLWithPath: try value(argument))
             case "--interval-ms": interval = .milliseconds(try number(argument))
             case "--token": token = try value(argument)
+            case "--redis": redis = try value(argument)
+            case "--fleet": fleet = try value(argument)
+            case "--instance": instance = try value(argument)
             default: throw ProbeUsageError("unknown argument \(argument)")
             }
         }

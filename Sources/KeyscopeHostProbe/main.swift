@@ -13,6 +13,7 @@
 // Exit codes: 64 bad command line, 70 the probe's own store or tunables could not be opened.
 import Foundation
 import KeyscopeCore
+import KeyscopeFleet
 import KeyscopeInspector
 import KeyscopeRecording
 import KeyscopeServer
@@ -57,9 +58,20 @@ if let port = options.port {
     serverOptions.name = "keyscope host probe"
     do {
         let recordings = options.recordingsDirectory.map { RecordingLibrary(folder: $0) }
-        if let handle = try Inspector.start(
-            options: serverOptions, features: [TunablesFeature(tunables), RecordingsFeature(recordings)], force: true)
-        {
+        var features: [any InspectorFeature] = [TunablesFeature(tunables), RecordingsFeature(recordings)]
+        if let redis = options.redis {
+            // A service joins its fleet the way docs/fleet.md shows: one more feature of its inspector.
+            do {
+                features.append(
+                    FleetMember(
+                        try FleetOptions(
+                            redis: redis, fleet: options.fleet, instance: options.instance,
+                            name: "keyscope host probe")))
+            } catch {
+                logger.error("not joining the fleet: \(error); the inspector goes on without it")
+            }
+        }
+        if let handle = try Inspector.start(options: serverOptions, features: features, force: true) {
             hub = handle.server.hub
             ProbeOutput.line("inspector \(handle.dashboardURL ?? "")")
         }
