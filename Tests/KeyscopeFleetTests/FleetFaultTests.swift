@@ -7,13 +7,9 @@ import Testing
 /// Redis going away and coming back, and instances whose log outruns the dashboard.
 @Suite(.serialized) struct FleetFaultTests {
     @Test func afterRedisRestartsEmptyEverySideCatchesUpWithAGapAndAFreshSnapshot() throws {
-        let redis = try RedisTestServer()
-        defer { redis.stop() }
-        let instance = try FleetInstanceUnderTest(redis: redis.url, fleet: "shop", id: "shop-1")
-        defer { instance.stop() }
-        let view = try makeView(redis.url, fleet: "shop")
-        defer { view.stop() }
-        eventually("shop-1 mirrored") { view.isMirrored("shop-1") }
+        let scene = try FleetScene()
+        defer { scene.stop() }
+        let (redis, view, instance) = (scene.redis, scene.view, scene["shop-1"])
         var cursor = try #require(view.makeCursor(instance: "shop-1")).cursor
 
         redis.kill()
@@ -41,12 +37,9 @@ import Testing
     }
 
     @Test func aRestartedInstanceStartsItsClientsOverWithItsNewState() throws {
-        let redis = try RedisTestServer()
-        defer { redis.stop() }
-        let first = try FleetInstanceUnderTest(redis: redis.url, fleet: "shop", id: "shop-1")
-        let view = try makeView(redis.url, fleet: "shop")
-        defer { view.stop() }
-        eventually("shop-1 mirrored") { view.isMirrored("shop-1") }
+        let scene = try FleetScene()
+        defer { scene.stop() }
+        let (redis, view, first) = (scene.redis, scene.view, scene["shop-1"])
         var cursor = try #require(view.makeCursor(instance: "shop-1")).cursor
         for index in 0..<50 { first.store.set("n", .integer(Int64(index))) }
         first.stop()

@@ -38,6 +38,34 @@ final class FleetInstanceUnderTest {
     }
 }
 
+/// A redis-server of its own, instances of fleet `shop` on it, and a fleet view that has mirrored them all.
+final class FleetScene {
+    let redis: RedisTestServer
+    let view: FleetView
+    private var instances: [String: FleetInstanceUnderTest] = [:]
+
+    init(
+        _ ids: [String] = ["shop-1"], readOnly: Set<String> = [], roots: [String: [String: StoreValue]] = [:]
+    ) throws {
+        redis = try RedisTestServer()
+        for id in ids {
+            instances[id] = try FleetInstanceUnderTest(
+                redis: redis.url, fleet: "shop", id: id, readOnly: readOnly.contains(id),
+                root: roots[id] ?? ["cart": ["total": 90]])
+        }
+        view = try makeView(redis.url, fleet: "shop")
+        eventually("\(ids.joined(separator: ", ")) mirrored") { [view] in ids.allSatisfy(view.isMirrored) }
+    }
+
+    subscript(id: String) -> FleetInstanceUnderTest { instances[id]! }
+
+    func stop() {
+        view.stop()
+        for instance in instances.values { instance.stop() }
+        redis.stop()
+    }
+}
+
 /// A fleet view with short intervals for tests.
 func makeView(_ redis: String, fleet: String) throws -> FleetView {
     var options = try FleetView.Options(redis: redis, fleet: fleet)

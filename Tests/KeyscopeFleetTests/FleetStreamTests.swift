@@ -25,13 +25,9 @@ import Testing
     }
 
     @Test func oneInstancesStreamGivesItsSnapshotChangesAndAnswers() throws {
-        let redis = try RedisTestServer()
-        defer { redis.stop() }
-        let instance = try FleetInstanceUnderTest(redis: redis.url, fleet: "shop", id: "shop-1")
-        defer { instance.stop() }
-        let view = try makeView(redis.url, fleet: "shop")
-        defer { view.stop() }
-        eventually("shop-1 mirrored") { view.isMirrored("shop-1") }
+        let scene = try FleetScene()
+        defer { scene.stop() }
+        let (view, instance) = (scene.view, scene["shop-1"])
         let stream = InstanceStream(view: view, instance: "shop-1", readOnly: false)
         #expect(stream.helloMembers["instance"] == "shop-1")
 
@@ -60,15 +56,9 @@ import Testing
     }
 
     @Test func theAllInstancesStreamListsMergesAndBroadcasts() throws {
-        let redis = try RedisTestServer()
-        defer { redis.stop() }
-        let one = try FleetInstanceUnderTest(redis: redis.url, fleet: "shop", id: "shop-1")
-        defer { one.stop() }
-        let two = try FleetInstanceUnderTest(redis: redis.url, fleet: "shop", id: "shop-2", readOnly: true)
-        defer { two.stop() }
-        let view = try makeView(redis.url, fleet: "shop")
-        defer { view.stop() }
-        eventually("both mirrored") { view.isMirrored("shop-1") && view.isMirrored("shop-2") }
+        let scene = try FleetScene(["shop-1", "shop-2"], readOnly: ["shop-2"])
+        defer { scene.stop() }
+        let (view, one, two) = (scene.view, scene["shop-1"], scene["shop-2"])
         let stream = AllInstancesStream(view: view, readOnly: false)
         let list = try #require(nextMessage(stream) { $0.objectValue?["type"] == "fleet" })
         let ids = list.objectValue?["instances"]?.arrayValue?.compactMap { $0.objectValue?["id"] }
@@ -110,13 +100,9 @@ import Testing
     }
 
     @Test func aReadOnlyDashboardRefusesWritesItself() throws {
-        let redis = try RedisTestServer()
-        defer { redis.stop() }
-        let instance = try FleetInstanceUnderTest(redis: redis.url, fleet: "shop", id: "shop-1")
-        defer { instance.stop() }
-        let view = try makeView(redis.url, fleet: "shop")
-        defer { view.stop() }
-        eventually("shop-1 mirrored") { view.isMirrored("shop-1") }
+        let scene = try FleetScene()
+        defer { scene.stop() }
+        let (view, instance) = (scene.view, scene["shop-1"])
         let stream = InstanceStream(view: view, instance: "shop-1", readOnly: true)
         #expect(stream.helloMembers["readOnly"] == true)
         let answered = Replies()

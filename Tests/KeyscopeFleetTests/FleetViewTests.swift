@@ -9,16 +9,10 @@ import Testing
 /// Instances and a fleet view on a real `redis-server` (started per test on a free port).
 @Suite(.serialized) struct FleetViewTests {
     @Test func anInstanceIsListedMirroredAndFollowed() throws {
-        let redis = try RedisTestServer()
-        defer { redis.stop() }
-        let instance = try FleetInstanceUnderTest(redis: redis.url, fleet: "shop", id: "shop-1")
-        defer { instance.stop() }
-        let view = try makeView(redis.url, fleet: "shop")
-        defer { view.stop() }
-
-        eventually("shop-1 listed and mirrored") {
-            view.instance("shop-1")?.isLive == true && view.isMirrored("shop-1")
-        }
+        let scene = try FleetScene()
+        defer { scene.stop() }
+        let (view, instance) = (scene.view, scene["shop-1"])
+        eventually("shop-1 listed live") { view.instance("shop-1")?.isLive == true }
         let listed = try #require(view.instance("shop-1"))
         #expect(listed.presence.name == "test-service")
         #expect(listed.presence.pid == Int(ProcessInfo.processInfo.processIdentifier))
@@ -50,13 +44,9 @@ import Testing
     }
 
     @Test func secretsAreRedactedBeforeTheyReachRedis() throws {
-        let redis = try RedisTestServer()
-        defer { redis.stop() }
-        let instance = try FleetInstanceUnderTest(redis: redis.url, fleet: "shop", id: "shop-1")
-        defer { instance.stop() }
-        let view = try makeView(redis.url, fleet: "shop")
-        defer { view.stop() }
-        eventually("shop-1 mirrored") { view.isMirrored("shop-1") }
+        let scene = try FleetScene()
+        defer { scene.stop() }
+        let (redis, view, instance) = (scene.redis, scene.view, scene["shop-1"])
         instance.secrets.set("apiKey", "sk-live-abcdefghij")
         eventually("the secret's change mirrored") {
             guard let bytes = view.snapshotMessage(of: "shop-1") else { return false }
@@ -68,14 +58,9 @@ import Testing
     }
 
     @Test func requestsRunThroughTheInstancesWritePathAndReadOnlyRefusesThem() throws {
-        let redis = try RedisTestServer()
-        defer { redis.stop() }
-        let writable = try FleetInstanceUnderTest(redis: redis.url, fleet: "shop", id: "shop-1")
-        defer { writable.stop() }
-        let readOnly = try FleetInstanceUnderTest(redis: redis.url, fleet: "shop", id: "shop-2", readOnly: true)
-        defer { readOnly.stop() }
-        let view = try makeView(redis.url, fleet: "shop")
-        defer { view.stop() }
+        let scene = try FleetScene(["shop-1", "shop-2"], readOnly: ["shop-2"])
+        defer { scene.stop() }
+        let (view, writable, readOnly) = (scene.view, scene["shop-1"], scene["shop-2"])
         eventually("both instances live") { view.instances().filter(\.isLive).count == 2 }
 
         let write = Array(
@@ -99,12 +84,9 @@ import Testing
     }
 
     @Test func aStoppedInstanceIsGoneAndItsLastStateStaysReadable() throws {
-        let redis = try RedisTestServer()
-        defer { redis.stop() }
-        let instance = try FleetInstanceUnderTest(redis: redis.url, fleet: "shop", id: "shop-1")
-        let view = try makeView(redis.url, fleet: "shop")
-        defer { view.stop() }
-        eventually("shop-1 mirrored") { view.isMirrored("shop-1") }
+        let scene = try FleetScene()
+        defer { scene.stop() }
+        let (view, instance) = (scene.view, scene["shop-1"])
         instance.store.set("cart.total", 123)
         eventually("the change mirrored") {
             String(decoding: view.snapshotMessage(of: "shop-1") ?? [], as: UTF8.self).contains("123")
@@ -145,13 +127,9 @@ import Testing
     }
 
     @Test func anInstanceDropsARequestFoundAfterItsDeadline() throws {
-        let redis = try RedisTestServer()
-        defer { redis.stop() }
-        let instance = try FleetInstanceUnderTest(redis: redis.url, fleet: "shop", id: "shop-1")
-        defer { instance.stop() }
-        let view = try makeView(redis.url, fleet: "shop")
-        defer { view.stop() }
-        eventually("shop-1 live") { view.instance("shop-1")?.isLive == true }
+        let scene = try FleetScene()
+        defer { scene.stop() }
+        let (redis, instance) = (scene.redis, scene["shop-1"])
         let client = RedisClientForTests(url: redis.url)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         for (path, deadline) in [("late", now - 1), ("onTime", now + 60_000)] {
@@ -171,19 +149,16 @@ import Testing
     }
 
     @Test func theDiffListsTheSmallestDifferingPathsAndStoresOnOneSide() throws {
-        let redis = try RedisTestServer()
-        defer { redis.stop() }
-        let one = try FleetInstanceUnderTest(
-            redis: redis.url, fleet: "shop", id: "shop-1",
-            root: ["cart": ["total": 90, "items": [1, 2]], "same": true])
-        defer { one.stop() }
-        let two = try FleetInstanceUnderTest(
-            redis: redis.url, fleet: "shop", id: "shop-2", root: ["cart": ["total": 90.0, "items": [1]], "same": true])
-        defer { two.stop() }
+        let scene = try FleetScene(
+            ["shop-1", "shop-2"],
+            roots: [
+                "shop-1": ["cart": ["total": 90, "items": [1, 2]], "same": true],
+                "shop-2": ["cart": ["total": 90.0, "items": [1]], "same": true],
+            ])
+        defer { scene.stop() }
+        let view = scene.view
         let extra = KeyValueStore(id: StoreID(scope: .scenario(id: "checkout"), storage: .memory))
-        try two.registry.register(extra)
-        let view = try makeView(redis.url, fleet: "shop")
-        defer { view.stop() }
+        try scene["shop-2"].registry.register(extra)
         eventually("both mirrored with shop-2's extra store") {
             view.isMirrored("shop-1")
                 && String(decoding: view.snapshotMessage(of: "shop-2") ?? [], as: UTF8.self).contains(

@@ -94,32 +94,36 @@ class DashboardClient:
             self.timeline.append((now, self.last_seq))
 
     async def run(self, url: str, stop: asyncio.Event, connected: asyncio.Event | None = None) -> None:
-        # max_queue keeps only a few frames in Python: a client that cannot keep up pushes back on its TCP window,
-        # and the server must then skip it ahead with an announced gap (never buffer for it without bound).
-        async with connect(
-            url, subprotocols=[SUBPROTOCOL], compression=None, max_size=None, max_queue=4, ping_interval=None,
-            proxy=None, open_timeout=30, close_timeout=5,
-        ) as ws:
-            if connected:
-                connected.set()
-            reader = asyncio.ensure_future(self._read(ws))
-            stopper = asyncio.ensure_future(stop.wait())
-            await asyncio.wait([reader, stopper], return_when=asyncio.FIRST_COMPLETED)
-            stopper.cancel()
-            if reader.done():
-                self.ended_by_server = True
-            await ws.close()
-            try:
-                await reader
-            except ConnectionClosed:
-                pass
-            # The close code the server sent back (1006 when its close frame never came).
-            self.close_code = ws.close_code
-            self.close_reason = ws.close_reason or ""
+        self.ended_by_server, self.close_code, self.close_reason = await follow(url, self.handle, stop, connected)
 
-    async def _read(self, ws) -> None:
-        async for text in ws:
-            self.handle(text)
+
+async def follow(url: str, handle, stop: asyncio.Event, connected: asyncio.Event | None = None):
+    """Connects, hands every text message to `handle` until `stop` is set (or the server closes), closes; returns
+    whether the server ended it, and the close code and reason the server sent back (1006 when none came)."""
+    # max_queue keeps only a few frames in Python: a client that cannot keep up pushes back on its TCP window,
+    # and the server must then skip it ahead with an announced gap (never buffer for it without bound).
+    async with connect(
+        url, subprotocols=[SUBPROTOCOL], compression=None, max_size=None, max_queue=4, ping_interval=None,
+        proxy=None, open_timeout=30, close_timeout=5,
+    ) as ws:
+        if connected:
+            connected.set()
+
+        async def read() -> None:
+            async for text in ws:
+                handle(text)
+
+        reader = asyncio.ensure_future(read())
+        stopper = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([reader, stopper], return_when=asyncio.FIRST_COMPLETED)
+        stopper.cancel()
+        ended_by_server = reader.done()
+        await ws.close()
+        try:
+            await reader
+        except ConnectionClosed:
+            pass
+        return ended_by_server, ws.close_code, ws.close_reason or ""
 
 
 async def run_dashboards(url: str, count: int, seconds: float, on_tick=None) -> list[DashboardClient]:

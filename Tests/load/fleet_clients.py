@@ -14,10 +14,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
-
-from support import SUBPROTOCOL
+from dashboards import follow
 
 
 def logged_at(entry: dict) -> float:
@@ -86,26 +83,7 @@ class FleetClient:
             self.awaiting_snapshot = False
 
     async def run(self, url: str, single: str | None, stop: asyncio.Event, connected: asyncio.Event) -> None:
-        async with connect(
-            url, subprotocols=[SUBPROTOCOL], compression=None, max_size=None, max_queue=4, ping_interval=None,
-            proxy=None, open_timeout=30, close_timeout=5,
-        ) as ws:
-            connected.set()
-            reader = asyncio.ensure_future(self._read(ws, single))
-            stopper = asyncio.ensure_future(stop.wait())
-            await asyncio.wait([reader, stopper], return_when=asyncio.FIRST_COMPLETED)
-            stopper.cancel()
-            if reader.done():
-                self.ended_by_server = True
-            await ws.close()
-            try:
-                await reader
-            except ConnectionClosed:
-                pass
-
-    async def _read(self, ws, single: str | None) -> None:
-        async for text in ws:
-            self.handle(text, single)
+        self.ended_by_server, _, _ = await follow(url, lambda text: self.handle(text, single), stop, connected)
 
 
 async def run_fleet_clients(base_url: str, picks: list[str], seconds: float) -> list[FleetClient]:

@@ -66,28 +66,8 @@ struct BackendBenchmarks {
                     micro(sample.p999), micro(sample.max),
                 ]
             })
-        let sets = Report.grid(
-            ["benchmark", "ns/op median", "min", "÷ memory store"],
-            setResults.map { result in
-                let peer = BackendSetBenchmarks.pairs.first { $0.0 == result.name }.flatMap { pair in
-                    setResults.first { $0.name == pair.1 }
-                }
-                return [
-                    result.name, Report.number(result.median), Report.number(result.minimum),
-                    peer.map { Report.ratio(result.median / $0.median) } ?? "—",
-                ]
-            })
-        let fleetSets = Report.grid(
-            ["benchmark", "ns/op median", "min", "÷ inspected"],
-            fleetResults.map { result in
-                let peer = FleetSetBenchmarks.pairs.first { $0.0 == result.name }.flatMap { pair in
-                    fleetResults.first { $0.name == pair.1 }
-                }
-                return [
-                    result.name, Report.number(result.median), Report.number(result.minimum),
-                    peer.map { Report.ratio(result.median / $0.median) } ?? "—",
-                ]
-            })
+        let sets = Report.ratioGrid(setResults, pairs: BackendSetBenchmarks.pairs, ratioHeader: "÷ memory store")
+        let fleetSets = Report.ratioGrid(fleetResults, pairs: FleetSetBenchmarks.pairs, ratioHeader: "÷ inspected")
         return """
             Backend storage on Redis: sync latency between two instances (set on A → change applied on B)
             \(latency)
@@ -121,20 +101,8 @@ struct BackendBenchmarks {
                         unit: "µs", better: .lower, peer: peerName, peerValue: Double(other) / 1e3))
             }
         }
-        for (name, peerName) in BackendSetBenchmarks.pairs {
-            guard let own = setResults.first(where: { $0.name == name }),
-                let peer = setResults.first(where: { $0.name == peerName })
-            else { continue }
-            figures.append(
-                ReportFigure(name, own.median, unit: "ns", better: .lower, peer: peerName, peerValue: peer.median))
-        }
-        for (name, peerName) in FleetSetBenchmarks.pairs {
-            guard let own = fleetResults.first(where: { $0.name == name }),
-                let peer = fleetResults.first(where: { $0.name == peerName })
-            else { continue }
-            figures.append(
-                ReportFigure(name, own.median, unit: "ns", better: .lower, peer: peerName, peerValue: peer.median))
-        }
+        figures += Report.pairedFigures(setResults, pairs: BackendSetBenchmarks.pairs)
+        figures += Report.pairedFigures(fleetResults, pairs: FleetSetBenchmarks.pairs)
         return ResultsFile(
             part: "backend",
             title: "Redis (sync between two instances; set cost ÷ memory store; fleet publishing ÷ inspected)",

@@ -72,12 +72,6 @@ extension InspectorReport {
     }
 
     private var setFigures: [ReportFigure] {
-        InspectedSetBenchmarks.pairs.compactMap { inspectedName, bareName in
-            guard let inspected = setResults.first(where: { $0.name == inspectedName }),
-                let bare = setResults.first(where: { $0.name == bareName })
-            else { return nil }
-            return ReportFigure(
-                inspectedName, inspected.median, unit: "ns", better: .lower, peer: bareName, peerValue: bare.median)
-        }
+        Report.pairedFigures(setResults, pairs: InspectedSetBenchmarks.pairs)
     }
 }

@@ -87,17 +87,8 @@ struct InspectorReport {
 
     private var setCostTable: String {
         "What an inspector costs a set (same stores, rounds interleaved)\n"
-            + Report.grid(
-                ["benchmark", "ns/op median", "min", "inspected ÷ bare"],
-                setResults.map { result in
-                    let bare = InspectedSetBenchmarks.pairs.first { $0.0 == result.name }.flatMap { pair in
-                        setResults.first { $0.name == pair.1 }
-                    }
-                    return [
-                        result.name, Report.number(result.median), Report.number(result.minimum),
-                        bare.map { Report.ratio(result.median / $0.median) } ?? "",
-                    ]
-                })
+            + Report.ratioGrid(
+                setResults, pairs: InspectedSetBenchmarks.pairs, ratioHeader: "inspected ÷ bare", missing: "")
     }
 
     /// How each part that ran was measured, one paragraph per part (the peer's whenever it ran beside Keyscope).

@@ -15,6 +15,35 @@ enum Report {
         return grid(header, rows)
     }
 
+    /// Benchmark rows with their median, minimum and the ratio of their median to their peer's (`pairs`: each row's
+    /// name and its peer's), under `ratioHeader`; rows without a peer show `missing` there.
+    static func ratioGrid(
+        _ results: [BenchmarkResult], pairs: [(String, String)], ratioHeader: String, missing: String = "—"
+    ) -> String {
+        grid(
+            ["benchmark", "ns/op median", "min", ratioHeader],
+            results.map { result in
+                let peer = pairs.first { $0.0 == result.name }.flatMap { pair in
+                    results.first { $0.name == pair.1 }
+                }
+                return [
+                    result.name, number(result.median), number(result.minimum),
+                    peer.map { ratio(result.median / $0.median) } ?? missing,
+                ]
+            })
+    }
+
+    /// The summary figures of paired rows (`pairs`: each row's name and its peer's): ns per operation, lower is
+    /// better, beside the peer's.
+    static func pairedFigures(_ results: [BenchmarkResult], pairs: [(String, String)]) -> [ReportFigure] {
+        pairs.compactMap { name, peerName in
+            guard let own = results.first(where: { $0.name == name }),
+                let peer = results.first(where: { $0.name == peerName })
+            else { return nil }
+            return ReportFigure(name, own.median, unit: "ns", better: .lower, peer: peerName, peerValue: peer.median)
+        }
+    }
+
     /// Rows under a header, in columns: the first left-aligned, the others right-aligned, a rule under the header.
     static func grid(_ header: [String], _ rows: [[String]]) -> String {
         let widths = header.indices.map { column in
