@@ -68,7 +68,6 @@ struct WriteCommand: AsyncParsableCommand {
         let request = try request()
         let client = try await server.connect()
         if server.allInstances { return try await writeEverywhere(request, client) }
-        let reply: InspectorReply
         do {
             // The server's first words say whether it takes writes and which stores it has, so a misspelt store or
             // a read-only server is explained before anything is sent.
@@ -80,16 +79,11 @@ struct WriteCommand: AsyncParsableCommand {
             guard greeting.storeIDs.contains(request.store) else {
                 throw CommandFailure(KnownStores.unknown(request.store, among: greeting.storeIDs))
             }
-            reply = try await client.send(request: request.message)
         } catch {
             await client.close()
             throw error as? CommandFailure ?? CommandFailure("\(error)")
         }
-        await client.close()
-        if let error = reply.error {
-            Console.error("error \(error.code): \(error.message)")
-            throw ExitCode.failure
-        }
+        let reply = try await Self.send(request.message, on: client)
         Console.line(Self.outcome(reply))
         if let notice = Self.creationNotice(reply, store: request.store) { Console.error(notice) }
     }
@@ -97,23 +91,30 @@ struct WriteCommand: AsyncParsableCommand {
     /// `--instance '*'`: the write goes to every live instance of the fleet; one line per instance's answer, and a
     /// failure exit when any refused it.
     private func writeEverywhere(_ request: WriteRequest, _ client: InspectorClient) async throws {
+        guard case .object(var fields) = request.message else { throw CommandFailure("a write is an object") }
+        fields["instance"] = "*"
+        let reply = try await Self.send(.object(fields), on: client)
+        let (lines, allOK) = FleetReplies.lines(reply, success: Self.outcome)
+        for line in lines { allOK ? Console.line(line) : Console.error(line) }
+        if !allOK { throw ExitCode.failure }
+    }
+
+    /// Sends the request, closes the client, and returns the reply; a refusal is printed (`error CODE: MESSAGE`) and
+    /// ends the command with a failure exit.
+    private static func send(_ message: StoreValue, on client: InspectorClient) async throws -> InspectorReply {
         let reply: InspectorReply
         do {
-            guard case .object(var fields) = request.message else { throw CommandFailure("a write is an object") }
-            fields["instance"] = "*"
-            reply = try await client.send(request: .object(fields))
+            reply = try await client.send(request: message)
         } catch {
             await client.close()
-            throw error as? CommandFailure ?? CommandFailure("\(error)")
+            throw CommandFailure("\(error)")
         }
         await client.close()
         if let error = reply.error {
             Console.error("error \(error.code): \(error.message)")
             throw ExitCode.failure
         }
-        let (lines, allOK) = FleetReplies.lines(reply, success: Self.outcome)
-        for line in lines { allOK ? Console.line(line) : Console.error(line) }
-        if !allOK { throw ExitCode.failure }
+        return reply
     }
 
     /// `ok seq N` or `ok seq null (nothing changed)`, for stdout.

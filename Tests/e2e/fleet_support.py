@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from support import KeyscopeServer, http, wait_for
 
 FLEET = "e2e"
@@ -35,3 +37,17 @@ def wait_live(dashboard: KeyscopeServer, *ids: str, timeout: float = 15) -> dict
         return listed
 
     return wait_for(ready, f"{', '.join(ids)} live on the fleet dashboard", timeout=timeout)
+
+
+@contextlib.contextmanager
+def running_fleet(redis, *instances: tuple[str, ...]):
+    """Instances (each `(id, *extra serve args)`) and a fleet dashboard on `redis`, every instance live on it;
+    yields the instances' servers and the dashboard, and stops them all."""
+    servers = [start_instance(redis, name, *extra) for name, *extra in instances]
+    dashboard = start_fleet(redis)
+    try:
+        wait_live(dashboard, *(name for name, *_ in instances))
+        yield (*servers, dashboard)
+    finally:
+        for server in (dashboard, *servers):
+            server.stop()

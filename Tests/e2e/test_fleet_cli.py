@@ -7,23 +7,15 @@ import json
 
 import pytest
 from cli_child import cli_env, run_cli
-from fleet_support import start_fleet, start_instance, wait_live
+from fleet_support import running_fleet
 from redis_support import RedisServer
 from support import unique_key, wait_for
 
 
 @pytest.fixture(scope="module")
 def fleet():
-    with RedisServer() as redis:
-        one = start_instance(redis, "shop-1")
-        two = start_instance(redis, "shop-2", "--read-only")
-        dashboard = start_fleet(redis)
-        try:
-            wait_live(dashboard, "shop-1", "shop-2")
-            yield one, two, dashboard
-        finally:
-            for server in (dashboard, one, two):
-                server.stop()
+    with RedisServer() as redis, running_fleet(redis, ("shop-1",), ("shop-2", "--read-only")) as servers:
+        yield servers
 
 
 def cli(dashboard, *args: str):

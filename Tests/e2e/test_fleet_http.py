@@ -6,7 +6,7 @@ from __future__ import annotations
 import signal
 
 import pytest
-from fleet_support import fleet_instances, start_fleet, start_instance, wait_live
+from fleet_support import fleet_instances, running_fleet, start_fleet, start_instance, wait_live
 from redis_support import RedisServer
 from support import http, request_http, store_root, unique_key, wait_for
 
@@ -21,15 +21,8 @@ def redis():
 
 @pytest.fixture(scope="module")
 def fleet(redis):
-    one = start_instance(redis, "shop-1")
-    two = start_instance(redis, "shop-2")
-    dashboard = start_fleet(redis)
-    try:
-        wait_live(dashboard, "shop-1", "shop-2")
-        yield one, two, dashboard
-    finally:
-        for server in (dashboard, one, two):
-            server.stop()
+    with running_fleet(redis, ("shop-1",), ("shop-2",)) as servers:
+        yield servers
 
 
 def test_the_fleet_lists_every_instance_with_its_presence(fleet):
