@@ -3,6 +3,7 @@ instances and a running dashboard, and a fleet client that never reads."""
 
 from __future__ import annotations
 
+import signal
 import socket
 import time
 
@@ -58,6 +59,51 @@ def test_a_fleet_client_that_never_reads_slows_nobody():
             assert http(dashboard, "GET", "/api/health").status == 200
             reader.close()
             stuck.close()
+        finally:
+            dashboard.stop()
+            one.stop()
+
+
+def test_a_request_to_an_instance_that_stopped_answering_is_unavailable_and_never_applied():
+    with RedisServer() as redis:
+        one = start_instance(redis, "shop-1")
+        dashboard = start_fleet(redis)
+        try:
+            wait_live(dashboard, "shop-1")
+            client = StreamClient.open(dashboard, query="instance=shop-1")
+            key = unique_key("never_applied")
+            one.process.send_signal(signal.SIGSTOP)  # alive, still listed live for a few seconds, answering nothing
+            try:
+                reply = client.request(
+                    {"type": "write", "store": STORE, "op": "set", "path": key, "value": 1}, timeout=20)
+            finally:
+                one.process.send_signal(signal.SIGCONT)
+            assert reply["ok"] is False and reply["error"]["code"] == "unavailable", reply
+            # Resumed, the instance finds the request past its deadline and drops it.
+            wait_for(lambda: fleet_instances(dashboard)["shop-1"]["state"] == "live", "shop-1 live again", 20)
+            marker = unique_key("after_resume")
+            assert request_http(one, {"type": "write", "store": STORE, "op": "set", "path": marker, "value": 1}).status == 200
+            snapshot = http(one, "GET", "/api/snapshot").json()
+            assert marker in store_root(snapshot, STORE) and key not in store_root(snapshot, STORE)
+            client.close()
+        finally:
+            dashboard.stop()
+            one.stop()
+
+
+def test_a_read_only_fleet_dashboard_refuses_writes_itself():
+    with RedisServer() as redis:
+        one = start_instance(redis, "shop-1")
+        dashboard = start_fleet(redis, "--read-only")
+        try:
+            wait_live(dashboard, "shop-1")
+            client = StreamClient.open(dashboard, query="instance=shop-1")
+            assert client.hello["readOnly"] is True
+            reply = client.request({"type": "write", "store": STORE, "op": "set", "path": "x", "value": 1})
+            assert reply["error"]["code"] == "read_only"
+            assert "x" not in store_root(http(one, "GET", "/api/snapshot").json(), STORE)
+            assert client.request({"type": "resync"})["ok"] is True
+            client.close()
         finally:
             dashboard.stop()
             one.stop()
