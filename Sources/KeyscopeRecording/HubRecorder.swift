@@ -26,12 +26,13 @@ import Synchronization
 /// ``Options/maxBytes`` would be passed, when the hub's log dropped entries it had not read (`fell-behind`: the file
 /// keeps every event before them) or when writing fails. Releasing the recorder stops it. Thread-safe.
 public final class HubRecorder: Sendable {
-    public let hub: InspectorHub
+    /// The hub it records; `nil` when it records another ``RecorderFeed``.
+    public let hub: InspectorHub?
     public let url: URL
     public let options: Options
 
     private let writer: RecordingWriter
-    private let cursor: HubCursor
+    private let feed: any RecorderFeed
     /// Where a recording that ends for a failure (a full disk, the log outrunning it) says so.
     private let logger: Logger
     private let deadline: ContinuousClock.Instant?
@@ -54,21 +55,29 @@ public final class HubRecorder: Sendable {
     ///   ``Options/overwrite``) or cannot be written, ``RecordingError/Code/tooLarge`` when the header alone passes
     ///   ``Options/maxBytes``.
     /// - Parameter logger: where an end for `failed` (error) or `fell-behind` (warning) is logged, with its reason.
-    public init(
+    public convenience init(
         hub: InspectorHub, to url: URL, options: Options = Options(),
         logger: Logger = Logger(label: "keyscope.recording")
     ) throws(RecordingError) {
-        self.hub = hub
+        try self.init(feed: HubFeed(hub: hub), to: url, options: options, logger: logger)
+    }
+
+    /// Starts recording what `feed` gives into `url` (another process's log, as a fleet dashboard mirrors it):
+    /// the header is written when this returns. Throws as ``init(hub:to:options:logger:)`` does.
+    public init(
+        feed: any RecorderFeed, to url: URL, options: Options = Options(),
+        logger: Logger = Logger(label: "keyscope.recording")
+    ) throws(RecordingError) {
+        self.hub = (feed as? HubFeed)?.hub
         self.url = url
         self.options = options
         self.logger = logger
-        let (snapshot, cursor) = hub.makeCursor()
+        let start = feed.begin()
         let startedAt = LogTime.now
-        self.cursor = cursor
+        self.feed = feed
         self.writer = try RecordingWriter(
-            url: url, createdAt: startedAt, source: options.source,
-            stores: snapshot.stores.map { RecordingHeader.Store(id: $0.id, version: $0.version, root: $0.root) },
-            liveSeq: snapshot.seq, subscriptions: Self.list(snapshot.subscriptions),
+            url: url, createdAt: startedAt, source: options.source, stores: start.stores,
+            liveSeq: start.liveSeq, subscriptions: start.subscriptions,
             options: RecordingWriter.Options(
                 maxBytes: options.maxBytes, mute: options.mute, overwrite: options.overwrite))
         self.deadline = options.duration.map { ContinuousClock.now + $0 }
@@ -76,8 +85,8 @@ public final class HubRecorder: Sendable {
             Shared(
                 status: Status(
                     name: url.lastPathComponent, url: url, state: .recording, events: 0,
-                    bytes: writer.counts.bytes, startedAt: startedAt, headerLiveSeq: snapshot.seq,
-                    lastLiveSeq: snapshot.seq)))
+                    bytes: writer.counts.bytes, startedAt: startedAt, headerLiveSeq: start.liveSeq,
+                    lastLiveSeq: start.liveSeq)))
         shared.withLock { $0.timer = makeTimer() }
     }
 
@@ -130,7 +139,7 @@ public final class HubRecorder: Sendable {
     /// does nothing once ended.
     private func advance(_ ended: inout Bool, endingWith end: EndReason?) {
         guard !ended else { return }
-        if let failure = drain(through: hub.lastSeq) {
+        if let failure = drain(through: feed.lastSeq) {
             finish(&ended, failure.reason, failure.message)
         } else if let end {
             finish(&ended, end, nil)
@@ -143,27 +152,27 @@ public final class HubRecorder: Sendable {
     /// why the recording must end, with what happened, or `nil` to go on. Called with `work` held.
     private func drain(through target: Int) -> (reason: EndReason, message: String)? {
         do {
-            while cursor.nextSeq <= target {
-                if let list = cursor.subscriptionsUpdate() { writer.noteSubscriptions(Self.list(list)) }
-                guard let read = cursor.next(maxEntries: 4096, maxBytes: 8 << 20) else { return nil }
+            while feed.nextSeq <= target {
+                if let list = feed.subscriptionsUpdate() { writer.noteSubscriptions(list) }
+                guard let read = feed.next(maxEntries: 4096, maxBytes: 8 << 20) else { return nil }
                 switch read {
-                case .entries(let entries):
-                    for entry in entries {
+                case .events(let events):
+                    for event in events {
                         let outcome = try writer.append(
-                            Self.event(entry), time: entry.time, liveSeq: entry.seq, encoded: entry.lineBytes)
+                            event.event, time: event.time, liveSeq: event.liveSeq, encoded: event.encoded)
                         guard outcome != .full else {
                             let bound = options.maxBytes.map { "the bound of \($0) bytes" } ?? "the bound"
-                            return (.maxBytes, "the event of live seq \(entry.seq) would have passed \(bound)")
+                            return (.maxBytes, "the event of live seq \(event.liveSeq) would have passed \(bound)")
                         }
                     }
-                case .gap(let from, let to, _):
+                case .lost(let from, let to):
                     return (
                         .fellBehind,
-                        "the hub's log dropped entries \(from)…\(to) before the recorder read them; the file holds every "
+                        "the log dropped entries \(from)…\(to) before the recorder read them; the file holds every "
                             + "event up to live seq \(from - 1)"
                     )
-                case .snapshot:
-                    return (.fellBehind, "the hub's log no longer follows the recorder's position")
+                case .lostThread:
+                    return (.fellBehind, "the log no longer follows the recorder's position")
                 }
             }
             return nil

@@ -92,7 +92,14 @@ public final class RecordingLibrary: RecordingsEndpoint {
         throw Self.notFound(source, name)
     }
 
+    /// Starts recording `hub` (this process): ``start(_:feed:)`` with its ``HubFeed``.
     public func start(_ request: RecordingRequest, hub: InspectorHub) throws(HubError) -> StoreValue {
+        try start(request) { HubFeed(hub: hub) }
+    }
+
+    public func start(_ request: RecordingRequest, feed: @Sendable () -> any RecorderFeed) throws(HubError)
+        -> StoreValue
+    {
         let mute: MuteRules
         do throws(RecordingError) {
             mute = try MuteRules(patterns: request.mutedPaths, stores: request.mutedStores)
@@ -127,7 +134,7 @@ public final class RecordingLibrary: RecordingsEndpoint {
             let recorder: HubRecorder
             do throws(RecordingError) {
                 recorder = try HubRecorder(
-                    hub: hub, to: folder.appendingPathComponent(name), options: options, logger: logger)
+                    feed: feed(), to: folder.appendingPathComponent(name), options: options, logger: logger)
             } catch {
                 throw .badRequest(error.message)
             }

@@ -3,6 +3,8 @@ import Foundation
 import KeyscopeCore
 import KeyscopeFleet
 import KeyscopeInspector
+import KeyscopeProtocol
+import KeyscopeRecording
 import KeyscopeRedis
 import KeyscopeServer
 import Logging
@@ -44,6 +46,14 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Fleet name: the Redis key prefix (default keyscope).", valueName: "NAME"))
     var fleet: String = "keyscope"
 
+    @Option(
+        name: .customLong("recordings"),
+        help: ArgumentHelp(
+            "Where recordings of an instance (POST /api/recordings?instance=ID, the dashboard's Record button) go "
+                + "(default: recordings/ in the state folder).",
+            valueName: "DIR"))
+    var recordingsDirectory: String?
+
     @OptionGroup(title: "Listening")
     var listener: ListenerOptions
 
@@ -75,6 +85,9 @@ struct FleetCommand: AsyncParsableCommand {
                 readOnly: listener.readOnly,
                 readOnlyReason: listener.readOnly ? "it was started with `keyscope fleet --read-only`" : nil),
             features: [dashboard], logger: Logger(label: "keyscope.fleet"))
+        let recordings = RecordingLibrary(
+            folder: recordingsDirectory.map { URL(fileURLWithPath: $0) } ?? KeyscopeStateFolder.named("recordings"))
+        server.hub.add(RecordingsFeature(recordings, feeds: dashboard.recordingFeeds))
         do {
             try server.start()
         } catch {
@@ -85,6 +98,7 @@ struct FleetCommand: AsyncParsableCommand {
         Console.error("Following fleet \(fleet) in \(viewOptions.redis)")
         await stop.waitUntilRequested()
         watcher.stop()
+        recordings.stopAll()
         server.stop()
         dashboard.view.stop()
     }

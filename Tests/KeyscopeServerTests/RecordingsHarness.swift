@@ -95,7 +95,7 @@ final class FakeRecordings: RecordingsEndpoint {
         return url
     }
 
-    func start(_ request: RecordingRequest, hub: InspectorHub) throws(HubError) -> StoreValue {
+    func start(_ request: RecordingRequest, feed: @Sendable () -> any RecorderFeed) throws(HubError) -> StoreValue {
         let name = request.name ?? "recording-\(started.withLock { $0.count } + 1).kslog"
         guard Self.isRecordingName(name) else { throw .badRequest("\"\(name)\" is not a recording name") }
         let fresh = started.withLock { started -> Bool in

@@ -1,5 +1,6 @@
 public import KeyscopeInspector
 public import KeyscopeProtocol
+public import KeyscopeRecording
 
 /// The fleet dashboard as a feature of an inspector server (`keyscope fleet`, docs/fleet.md): the server's
 /// WebSocket serves every instance of the fleet (`/ws?instance=ID`, `/ws?instance=*`), and `GET /api/fleet` and
@@ -48,6 +49,19 @@ public final class FleetDashboard: InspectorFeature {
                 return .json(diff.jsonObject)
             },
         ]
+    }
+
+    /// What a recording started on the dashboard records (`RecordingsFeature(library, feeds:)`): the instance that
+    /// `POST /api/recordings?instance=ID` names, from the dashboard's mirror.
+    public var recordingFeeds: RecordingsFeature.Feeds {
+        { [view] query throws(HubError) in
+            guard let id = query["instance"], !id.isEmpty else {
+                throw .badRequest(
+                    "a fleet dashboard records one instance: POST /api/recordings?instance=ID (GET /api/fleet lists them)"
+                )
+            }
+            return try FleetRecorderFeed(view: view, instance: id)
+        }
     }
 
     /// The `instance` a request names, known to the fleet.

@@ -94,9 +94,10 @@ public protocol RecordingsEndpoint: AnyObject, Sendable {
     /// name is not a plain `*.kslog` file name).
     func file(source: String, name: String) throws(HubError) -> URL
 
-    /// Starts recording `hub` (this process, `POST /api/recordings`) and returns its status object. `bad_request`
-    /// or `bad_path` for a request that cannot be honoured (a bad mute pattern, a name in use).
-    func start(_ request: RecordingRequest, hub: InspectorHub) throws(HubError) -> StoreValue
+    /// Starts recording what `feed` makes (`POST /api/recordings`: this process's hub, ``HubFeed``, or on a fleet
+    /// dashboard an instance's mirror) and returns its status object; `feed` is called once, when the recording
+    /// starts. `bad_request` or `bad_path` for a request that cannot be honoured (a bad mute pattern, a name in use).
+    func start(_ request: RecordingRequest, feed: @Sendable () -> any RecorderFeed) throws(HubError) -> StoreValue
 
     /// Stops the recording `name` (`POST /api/recordings/recordings/<name>/stop`) once everything up to now is
     /// written and flushed, and returns its final status. `not_found` when no recording of that name is active or

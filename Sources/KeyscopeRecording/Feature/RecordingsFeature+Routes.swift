@@ -13,7 +13,8 @@ extension RecordingsFeature {
             FeatureRoute(.get, Self.root) { [unowned self] _ throws(HubError) in .json(try listing()) },
             FeatureRoute(.post, Self.root, body: .optionalJSON, writes: true, readOnlyRefusal: refusal) {
                 [unowned self] request throws(HubError) in
-                let status = try start(try RecordingRequest(jsonObject: request.body ?? .emptyObject))
+                let status = try start(
+                    try RecordingRequest(jsonObject: request.body ?? .emptyObject), query: request.query)
                 return .json(.object(["recording": status]), status: 201)
             },
             FeatureRoute(.get, Self.root + "/:source/:name") { [unowned self] request throws(HubError) in

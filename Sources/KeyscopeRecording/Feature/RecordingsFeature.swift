@@ -17,9 +17,16 @@ public final class RecordingsFeature: InspectorFeature {
     public let name = "recordings"
     private let slot: Mutex<(any RecordingsEndpoint)?>
     let link = HubLink()
+    /// What a client's recording records, from its request's query; `nil`: this process's hub.
+    let feeds: Feeds?
 
-    public init(_ endpoint: (any RecordingsEndpoint)? = nil) {
+    /// Makes the feed of a recording a client starts, from the query of its `POST /api/recordings` (a fleet
+    /// dashboard records the instance its `?instance=ID` names); the error refuses the start.
+    public typealias Feeds = @Sendable (_ query: [String: String]) throws(HubError) -> any RecorderFeed
+
+    public init(_ endpoint: (any RecordingsEndpoint)? = nil, feeds: Feeds? = nil) {
         slot = Mutex(endpoint)
+        self.feeds = feeds
     }
 
     /// The recordings served; safe to set from any thread, also while the server runs.
@@ -40,11 +47,14 @@ public final class RecordingsFeature: InspectorFeature {
         try loaded().file(source: source, name: name)
     }
 
-    /// Starts a recording of this process (`POST /api/recordings`); `read_only` on a read-only hub.
-    public func start(_ request: RecordingRequest) throws(HubError) -> StoreValue {
+    /// Starts a recording (`POST /api/recordings`) of this process, or of what ``feeds`` makes of `query`;
+    /// `read_only` on a read-only hub.
+    public func start(_ request: RecordingRequest, query: [String: String] = [:]) throws(HubError) -> StoreValue {
         let hub = try link.hub(of: name)
         try refuseIfReadOnly(hub)
-        return try loaded().start(request, hub: hub)
+        guard let feeds else { return try loaded().start(request) { HubFeed(hub: hub) } }
+        let feed = try feeds(query)
+        return try loaded().start(request) { feed }
     }
 
     /// Stops a recording of this process and returns its final status; `read_only` on a read-only hub.
