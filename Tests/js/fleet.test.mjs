@@ -8,6 +8,7 @@ import {
 import { diffDetail, diffGroups, diffKey, diffSummary, readFleetDiff } from "../../Public/lib/fleet-diff.mjs";
 import { FilteredLog, compileFilter, noFilter } from "../../Public/lib/log-filter.mjs";
 import { LogRing } from "../../Public/lib/log-ring.mjs";
+import { fleetPanels, oneInstancePanels, panelKey, panelOfKey, panels } from "../../Public/lib/panels.mjs";
 import { ProtocolError, decodeServerMessage } from "../../Public/lib/protocol.mjs";
 import { toInstance, writeRequest } from "../../Public/lib/requests.mjs";
 import { Num } from "../../Public/lib/values.mjs";
@@ -126,6 +127,17 @@ test("the log ring keeps each entry's instance; the filter picks one", () => {
   assert.deepEqual([2, 3].map((n) => ring.instance(n)), ["shop-1", ""], "a resize keeps the column");
   ring.push(entry(9, "shop-3"), 1);
   assert.equal(ring.instance(4), "shop-3");
+});
+
+test("the panels of a fleet: the Diff on fleet dashboards only, keys 1…9 then 0", () => {
+  assert.deepEqual(fleetPanels, ["diff"]);
+  assert.ok(!oneInstancePanels.includes("log") && !oneInstancePanels.includes("write"), "the merged log and writes to all");
+  assert.ok(oneInstancePanels.includes("stores") && oneInstancePanels.includes("tunables"));
+  assert.equal(panels.length, 10);
+  assert.deepEqual(panels.map((_, i) => panelKey(i)), ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]);
+  assert.equal(panelOfKey("0"), "diff");
+  assert.equal(panelOfKey("1"), "stores");
+  assert.equal(panelOfKey("x"), undefined);
 });
 
 const diffText = `{"a":"shop-1","b":"shop-2","onlyIn":{"a":["app/only-a"],"b":[]},"truncated":false,"stores":{

@@ -9,6 +9,7 @@
 // On a fleet dashboard (docs/fleet.md) the panels show the instance picked, whose own HTTP routes the fleet does
 // not carry: `fleetFeatureModels` are the models used there instead.
 
+import { DiffModel } from "./diff-model.mjs";
 import { FleetTunablesModel, unavailableModel } from "./fleet-tunables-model.mjs";
 import { PreferencesModel } from "./preferences-model.mjs";
 import { TunablesModel } from "./tunables-model.mjs";
@@ -19,6 +20,7 @@ export const featureModels = Object.freeze({
   tunables: TunablesModel,
   preferences: PreferencesModel,
   watches: WatchesModel,
+  diff: DiffModel,
 });
 
 /** The models on a fleet dashboard, by panel name (the same names as `featureModels`). */
@@ -26,4 +28,5 @@ export const fleetFeatureModels = Object.freeze({
   tunables: FleetTunablesModel,
   preferences: unavailableModel("Preferences and secrets are read and edited by each instance's own inspector (GET /api/preferences), which the fleet dashboard does not carry: open the instance's own dashboard for them. Their mirror stores are in the Stores tab."),
   watches: unavailableModel("Watched statuses and rules are served by each instance's own inspector (GET /api/watches), which the fleet dashboard does not carry: open the instance's own dashboard for them."),
+  diff: DiffModel,
 });
