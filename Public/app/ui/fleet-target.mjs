@@ -23,7 +23,7 @@ export class FleetTarget {
     setProp(this.element, "hidden", !fleet);
     if (!fleet) return;
     const choices = targetChoices(fleet.instances).map((choice) => (
-      choice.value === fleet.picked ? { ...choice, label: `${choice.label} (shown)` } : choice));
+      choice.value === fleet.picked && choice.value !== allInstances ? { ...choice, label: `${choice.label} (shown)` } : choice));
     // The instance shown comes first: it is what a request goes to unless another is chosen.
     choices.sort((a, b) => Number(b.value === fleet.picked) - Number(a.value === fleet.picked));
     const key = JSON.stringify([fleet.picked, choices]);
@@ -64,5 +64,19 @@ export class FleetTarget {
    */
   readOnly(shownReadOnly) {
     return this.toShown() ? shownReadOnly : Boolean(this.fleet?.dashboardReadOnly);
+  }
+
+  /**
+   * Why requests are refused read-only here, for the panel's note.
+   * @param {string} single the explanation on a single server
+   * @param {string} elsewhere what sending elsewhere does instead ("to write to the others")
+   */
+  readOnlyText(single, elsewhere) {
+    const fleet = this.fleet;
+    if (!fleet) return single;
+    if (this.toShown() && fleet.mode === "instance" && !fleet.dashboardReadOnly) {
+      return `${fleet.picked} is read-only: it refuses every request from the fleet. Send to all live instances (or another one) ${elsewhere}.`;
+    }
+    return "This fleet dashboard is read-only (keyscope fleet --read-only): it sends no request to any instance.";
   }
 }

@@ -15,6 +15,8 @@ import { TunablesAdd } from "./tunables-add.mjs";
 import { TunablesConfirm } from "./tunables-confirm.mjs";
 import { TunableRowView } from "./tunable-row.mjs";
 
+const readOnlyText = "This server is read-only (started with --read-only): it refuses changes to tunables. Restart it without --read-only to tweak them here.";
+
 export class TunablesPanel {
   /** @param {any} app */
   constructor(app) {
@@ -42,8 +44,8 @@ export class TunablesPanel {
     });
     this.importButton = h("button", { type: "button", className: "button", attrs: { "data-testid": "tunables-import" }, on: { click: () => this.file.click() } }, "Import…");
     this.confirm = new TunablesConfirm(app);
-    this.readOnlyNote = h("div", { className: "readonly-note", hidden: true, attrs: { "data-testid": "tunables-readonly" } }, icon("lock"),
-      h("span", { textContent: "This server is read-only (started with --read-only): it refuses changes to tunables. Restart it without --read-only to tweak them here." }));
+    this.readOnlyText = h("span", { textContent: readOnlyText });
+    this.readOnlyNote = h("div", { className: "readonly-note", hidden: true, attrs: { "data-testid": "tunables-readonly" } }, icon("lock"), this.readOnlyText);
     this.status = panelStatus({ testid: "tunables", className: "tunables", onRetry: () => app.bridge.post({ type: FeatureMessage.tunables, action: "reload" }), empty: [
       h("h2", { textContent: "This service has no tunables" }),
       h("p", { textContent: "Tunables are constants you tweak while the service runs (sizes, colors, timings, switches), kept in a JSON file and checked against an optional schema." }),
@@ -66,6 +68,7 @@ export class TunablesPanel {
     const model = latest.tunables;
     this.target.render(latest.fleet);
     const readOnly = this.target.readOnly(this.app.readOnly());
+    setText(this.readOnlyText, this.target.readOnlyText(readOnlyText, "to tweak the others"));
     const key = `${this.search.value}\u0000${readOnly}`;
     if (model !== this.model || key !== this.drawnKey) {
       this.model = model;

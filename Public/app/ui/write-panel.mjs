@@ -273,10 +273,7 @@ export class WritePanel {
     const readOnly = this.target.readOnly(this.app.readOnly());
     setProp(this.fieldset, "disabled", readOnly);
     setProp(this.readOnlyNote, "hidden", !readOnly);
-    setText(this.readOnlyText, !latest.fleet ? readOnlyText
-      : this.target.toShown() && latest.fleet.mode === "instance" && !latest.fleet.dashboardReadOnly
-        ? `${latest.fleet.picked} is read-only: it refuses every request from the fleet. Send to all live instances (or another one) to write to the others.`
-        : "This fleet dashboard is read-only (keyscope fleet --read-only): it sends no request to any instance.");
+    setText(this.readOnlyText, this.target.readOnlyText(readOnlyText, "to write to the others"));
     setProp(this.txnSubmit, "disabled", this.staged.length === 0 || readOnly);
   }
 
