@@ -159,7 +159,6 @@ function openLive(instance) {
   recordings = new RecordingsModel(session, { origin: server.origin, token: server.token, onChange: markDirty });
   fleet.follow(session);
   if (!server.token) return;
-  showPanels();
   connection = new Connection({
     url: server.url,
     token: server.token,
@@ -170,14 +169,26 @@ function openLive(instance) {
     onPhase: (next, detail) => {
       if (next === "reconnecting" && phase.phase === "connected") session.disconnected();
       Object.assign(phase, { phase: next, ...detail });
+      // A server that does not answer never says what it is: the panels try their own reads (and say why not).
+      if (next === "reconnecting") startPanels();
       markDirty();
     },
   });
   connection.start();
-  // Whether the server keeps recordings (the Record button), and one in progress (after a reload).
-  if (!instance) recordings.load();
-  else fleetRecordings();
   markDirty();
+}
+
+/**
+ * The panels' own reads (the feature panels' HTTP, the recordings for the Record button) start once the hello said
+ * what the server is, so that a fleet dashboard is never asked for an instance's routes.
+ */
+function startPanels() {
+  if (live.started) return;
+  live.started = true;
+  showPanels();
+  // Whether the server keeps recordings (the Record button), and one in progress (after a reload).
+  if (fleetFeatures) fleetRecordings();
+  else recordings.load();
 }
 
 /**
@@ -192,6 +203,7 @@ function makeFeatures(session, onFleet) {
     // A model that does not read the session (the Diff's) keeps what it has across instances.
     const kept = features.get(name);
     if (kept && kept.constructor === models[name] && models[name].sessionFree) continue;
+    kept?.setShown?.(false); // its timers stop
     features.set(name, new models[name](session, { origin: server.origin, token: server.token, onChange: markDirty }));
   }
 }
@@ -237,17 +249,16 @@ function receive(text) {
 /** The hello said what the stream is: a fleet dashboard's panels get their fleet models, and no recordings. */
 function modeKnown(session) {
   const onFleet = session.instance !== null;
-  if (onFleet !== fleetFeatures) {
-    makeFeatures(session, onFleet);
-    showPanels();
-  }
+  if (onFleet !== fleetFeatures) makeFeatures(session, onFleet);
   if (onFleet) fleetRecordings();
-  else if (view.instance) {
+  else if (view.instance || recordings.notHere) {
     // The link named an instance, but this is a single server: it has recordings of its own.
     view.instance = "";
     recordings = new RecordingsModel(session, { origin: server.origin, token: server.token, onChange: markDirty });
-    recordings.load();
+    if (live.started) recordings.load();
   }
+  if (live.started) showPanels();
+  else startPanels();
 }
 
 /** The path in the page's URL is shown in the tree (its ancestors expanded) as soon as its store exists. */
@@ -325,6 +336,7 @@ function sendRequest({ tag, ...request }) {
 
 /** Tells each feature panel's model whether its panel is shown (they fetch their data while it is). */
 function showPanels() {
+  if (!live.started) return;
   for (const [name, model] of features) model.setShown?.(view.panel === name);
   if (view.panel === "replay" && !fleetFeatures) recordings.load();
 }
