@@ -8,11 +8,11 @@
 import { completePath } from "../../lib/complete.mjs";
 import { ToPage, ToWorker, answerType } from "../../lib/messages.mjs";
 import { valueAtPath } from "../../lib/mirror.mjs";
-import { featurePanels, livePanels } from "../../lib/panels.mjs";
+import { livePanels } from "../../lib/panels.mjs";
 import { resyncRequest } from "../../lib/requests.mjs";
 import { editorFor } from "../../lib/value-input.mjs";
 import { Connection } from "./connection.mjs";
-import { featureModels, fleetFeatureModels } from "./feature-models.mjs";
+import { FeaturePanels } from "./feature-panels.mjs";
 import { FleetChannel } from "./fleet-channel.mjs";
 import { FleetModel, fleetMode } from "./fleet-model.mjs";
 import { HistoryModel } from "./history-model.mjs";
@@ -30,10 +30,8 @@ let live;
 /** @type {import("./replay-model.mjs").ReplayParts} what the panels show: `live`, or the replay's parts */
 let shown;
 let connection;
-/** @type {Map<string, any>} the feature panels' models (feature-models.mjs), by panel name */
-const features = new Map();
-/** Whether `features` are the fleet dashboard's models (fleetFeatureModels). */
-let fleetFeatures = false;
+/** @type {FeaturePanels} the feature panels' models of the live session */
+let features;
 let recordings;
 let replay;
 /** @type {((message: any) => void)|undefined} time travel's actions on `replay` */
@@ -97,10 +95,7 @@ function handle(message) {
 
 /** A feature panel's message (its type is the panel's name): its model acts, and may answer the page. */
 function featureAction(message) {
-  const model = features.get(message.type);
-  if (!model) return;
-  model.act(message, (data) => postMessage({ type: answerType(message.type), tag: message.tag, ...data }));
-  markDirty();
+  if (features.act(message, (data) => postMessage({ type: answerType(message.type), tag: message.tag, ...data }))) markDirty();
 }
 
 function start({ url, token, state }) {
@@ -109,6 +104,7 @@ function start({ url, token, state }) {
   Object.assign(server, { url, origin, token });
   fleet = new FleetModel({ origin, token, onChange: markDirty });
   router = new RequestRouter({ channel: new FleetChannel({ url, token }) });
+  features = new FeaturePanels({ origin, token, onChange: markDirty });
   replay = new ReplayModel({ origin, token, view, onChange: replayChanged });
   replayAction = panelActions.replayActions(replay);
   Object.assign(view, {
@@ -142,9 +138,7 @@ function openLive(instance) {
   const log = new LogModel(session);
   const tree = new TreeModel(session);
   const history = new HistoryModel(session, log);
-  session.onEntries = (entries) => {
-    for (const model of features.values()) model.noteChanges?.(entries);
-  };
+  session.onEntries = (entries) => features.noteChanges(entries);
   const updates = new UpdateBuilder({ session, tree, log, history, view, phase });
   const wasShown = shown === live;
   live = { session, tree, log, history, updates };
@@ -155,7 +149,7 @@ function openLive(instance) {
   }
   session.logView.order = view.order;
   if (view.filter) session.setFilter(view.filter);
-  makeFeatures(session, Boolean(instance));
+  features.make(session, Boolean(instance));
   recordings = new RecordingsModel(session, { origin: server.origin, token: server.token, onChange: markDirty });
   fleet.follow(session);
   if (!server.token) return;
@@ -187,25 +181,8 @@ function startPanels() {
   live.started = true;
   showPanels();
   // Whether the server keeps recordings (the Record button), and one in progress (after a reload).
-  if (fleetFeatures) fleetRecordings();
+  if (features.onFleet) fleetRecordings();
   else recordings.load();
-}
-
-/**
- * The feature panels' models for a session: a single server's, or a fleet dashboard's (see feature-models.mjs).
- * @param {Session} session
- * @param {boolean} onFleet
- */
-function makeFeatures(session, onFleet) {
-  const models = onFleet ? fleetFeatureModels : featureModels;
-  fleetFeatures = onFleet;
-  for (const name of featurePanels) {
-    // A model that does not read the session (the Diff's) keeps what it has across instances.
-    const kept = features.get(name);
-    if (kept && kept.constructor === models[name] && models[name].sessionFree) continue;
-    kept?.setShown?.(false); // its timers stop
-    features.set(name, new models[name](session, { origin: server.origin, token: server.token, onChange: markDirty }));
-  }
 }
 
 /** The fleet dashboard keeps no recordings of its own and does not carry an instance's: the Record button goes. */
@@ -249,7 +226,7 @@ function receive(text) {
 /** The hello said what the stream is: a fleet dashboard's panels get their fleet models, and no recordings. */
 function modeKnown(session) {
   const onFleet = session.instance !== null;
-  if (onFleet !== fleetFeatures) makeFeatures(session, onFleet);
+  if (onFleet !== features.onFleet) features.make(session, onFleet);
   if (onFleet) fleetRecordings();
   else if (view.instance || recordings.notHere) {
     // The link named an instance, but this is a single server: it has recordings of its own.
@@ -337,8 +314,8 @@ function sendRequest({ tag, ...request }) {
 /** Tells each feature panel's model whether its panel is shown (they fetch their data while it is). */
 function showPanels() {
   if (!live.started) return;
-  for (const [name, model] of features) model.setShown?.(view.panel === name);
-  if (view.panel === "replay" && !fleetFeatures) recordings.load();
+  features.show(view.panel);
+  if (view.panel === "replay" && !features.onFleet) recordings.load();
 }
 
 /** The Record button's and the Replay tab's requests about the server's recordings. */
@@ -346,7 +323,7 @@ function recordingsAction({ tag, action, id }) {
   const answer = (data) => postMessage({ type: ToPage.recordingsAnswer, tag, ...data });
   switch (action) {
     case "reload":
-      if (!fleetFeatures) recordings.load();
+      if (!features.onFleet) recordings.load();
       return markDirty();
     case "start": return void recordings.start().then(answer);
     case "stop": return void recordings.stop().then(answer);
@@ -376,8 +353,7 @@ function flush() {
   credit = false;
   const update = shown.updates.build();
   // The visible feature panel's section (as the update builder does for the others); they show the live server.
-  const feature = features.get(view.panel);
-  const section = feature && (shown === live || !livePanels.includes(view.panel)) ? feature.build() : undefined;
+  const section = shown === live || !livePanels.includes(view.panel) ? features.build(view.panel) : undefined;
   if (section) update[view.panel] = section;
   const listing = recordings.build();
   if (listing) update.recordings = listing;
