@@ -1,14 +1,17 @@
 // The dashboard page: starts the worker (which owns the connection and the data), keeps the view state in the
 // URL, draws the latest update once per animation frame, and routes the keyboard. The page never parses server
-// frames itself, nor recordings: a file chosen or dropped goes to the worker as it is.
+// frames itself, nor recordings: a file chosen or dropped goes to the worker as it is. On a fleet dashboard (the
+// first hello names an instance) the top bar's instance picker chooses what every panel shows.
 
 import { ToWorker } from "../lib/messages.mjs";
-import { featurePanels, livePanels, panels } from "../lib/panels.mjs";
+import { featurePanels, panelOfKey, panels } from "../lib/panels.mjs";
 import { readViewState, writeViewState } from "../lib/url-state.mjs";
 import { Bridge } from "./bridge.mjs";
+import { followFleet, followReplay } from "./modes.mjs";
 import { panelClasses } from "./panel-classes.mjs";
 import { copyText } from "./ui/dom.mjs";
 import { Header } from "./ui/header.mjs";
+import { InstancePicker } from "./ui/instance-picker.mjs";
 import { Banners, Toasts } from "./ui/notices.mjs";
 import { RecordButton } from "./ui/record-button.mjs";
 import { ReplayBar } from "./ui/replay-bar.mjs";
@@ -23,11 +26,8 @@ const counterRefreshMs = 250;
 /** The parts of an update that replace what the page holds; each feature panel's section is named after it. */
 const sections = [
   "now", "stats", "conn", "problems", "stores", "store", "tree", "inspector", "recent", "log", "detail", "history",
-  "subscriptions", "replay", "recordings", ...featurePanels,
+  "subscriptions", "replay", "recordings", "fleet", ...featurePanels,
 ];
-
-/** How long the replay's seq must stay put before it goes into the URL (scrubbing would rewrite it every frame). */
-const replayURLDelayMs = 400;
 
 const app = {
   state: readViewState(location.search),
@@ -42,6 +42,11 @@ const app = {
   frameRequested: false,
   ackPending: false,
   countersDrawnAt: 0,
+  /** What the server turned out to be (modes.mjs): "unknown" until its hello. */
+  fleetMode: "unknown",
+  /** The worker's count of its own moves to another instance, as last followed. */
+  fleetMoved: 0,
+  tabsKey: "",
 
   /**
    * Changes the view: updates the URL (so reload and shared links land here) and tells the worker.
@@ -76,8 +81,12 @@ const app = {
     return reply;
   },
 
-  async revert(seq) {
-    const reply = await app.send({ kind: "revert", seq });
+  /**
+   * @param {number} seq
+   * @param {string} [instance] the entry's instance, on a fleet dashboard's merged log
+   */
+  async revert(seq, instance = "") {
+    const reply = await app.send({ kind: "revert", seq, target: instance });
     if (reply.ok) app.toasts.show(reply.seq === null ? `Reverting #${seq} changed nothing (the values were equal).` : `Reverted #${seq} as change #${reply.seq}.`, "ok");
     else app.toasts.show(`Revert of #${seq} refused: ${reply.error.message}`, "error");
   },
@@ -97,17 +106,30 @@ const app = {
     app.toasts.show(ok ? "Copied the value" : "Copying is not allowed here", ok ? "ok" : "error");
   },
 
-  showHistory(store, path) {
-    app.setState({ store, path, panel: "history" });
+  /** @param {string} [instance] on a fleet dashboard's merged log: the instance to show it in */
+  showHistory(store, path, instance = "") {
+    app.setState({ ...(instance ? { instance } : {}), store, path, panel: "history" });
   },
 
-  showInTree(store, path) {
-    app.setState({ store, path, search: "", panel: "stores" });
+  /** @param {string} [instance] on a fleet dashboard's merged log: the instance to show it in */
+  showInTree(store, path, instance = "") {
+    app.setState({ ...(instance ? { instance, entry: null } : {}), store, path, search: "", panel: "stores" });
     app.panels.stores.reveal(store, path);
   },
 
+  /**
+   * Shows one instance of the fleet (or all of them: "*"); the panels follow it, and so does the URL.
+   * @param {string} id
+   * @param {Partial<import("../lib/url-state.mjs").ViewState>} [also] more of the view to change with it
+   */
+  pickInstance(id, also = {}) {
+    const instance = id === "*" ? "" : id;
+    app.setState({ instance, entry: null, ...also });
+    if (also.path) app.panels.stores.reveal(also.store ?? app.state.store, also.path);
+  },
+
   showEntry(seq) {
-    app.setState({ panel: "log", entry: seq, filter: { store: "", path: "", op: "", text: "" } });
+    app.setState({ panel: "log", entry: seq, filter: { store: "", path: "", op: "", text: "", instance: "" } });
     app.bridge.post({ type: ToWorker.log, action: "close" });
     app.bridge.post({ type: ToWorker.view, patch: { entry: seq } });
   },
@@ -149,9 +171,11 @@ function renderFrame() {
     const now = performance.now();
     const counters = now - app.countersDrawnAt >= counterRefreshMs;
     if (counters) app.countersDrawnAt = now;
-    followReplay(latest.replay);
+    followReplay(app, latest.replay);
+    followFleet(app, latest);
     app.drawnReplaySeq = latest.replay?.seq ?? null;
     app.header.render(latest, counters);
+    app.picker.render(latest.fleet);
     app.recordButton.render(latest.recordings, app.replaying);
     app.replayBar.render(latest.replay);
     app.tabs.render(app.state.panel, counters ? { log: latest.stats?.entriesKept, subscriptions: latest.stats?.subscriptions } : null);
@@ -166,38 +190,6 @@ function renderFrame() {
     app.ackPending = false;
     app.bridge.post({ type: ToWorker.ack });
   }
-}
-
-/**
- * Follows the replay's state: into time travel (the live-only tabs off, to the Stores tab when the Replay tab was
- * showing the progress) and out of it, its seq into the URL once it stays put, and a failed load as a toast.
- * @param {any} replay the worker's replay section
- */
-function followReplay(replay) {
-  if (!replay) return;
-  const replaying = Boolean(replay.active);
-  if (replaying !== app.replaying) {
-    app.replaying = replaying;
-    app.tabs.disable(replaying ? livePanels : [], "shows the live server only; exit the replay first");
-    if (replaying && (app.state.panel === "replay" || livePanels.includes(app.state.panel))) app.setState({ panel: "stores" });
-  }
-  if (replay.status !== app.replayStatus) {
-    app.replayStatus = replay.status;
-    if (replay.status === "error") {
-      // The Replay tab shows the reason; elsewhere (a reload with a recording that is gone), a toast does.
-      if (app.state.panel !== "replay") app.toasts.show(replay.message, "error");
-      if (app.state.replay) app.setState({ replay: "", seq: 0 });
-    }
-  }
-  // A server recording's place goes into the URL (an uploaded file cannot be found again after a reload).
-  if (!replaying || !replay.id || replay.playing) return;
-  const wanted = { replay: replay.id, seq: replay.seq };
-  const key = `${wanted.replay}\u0000${wanted.seq}`;
-  if ((app.state.replay === wanted.replay && app.state.seq === wanted.seq) || key === app.replayURLWanted) return;
-  // Frames keep coming while the live server changes: the timer restarts only when the seq moves.
-  app.replayURLWanted = key;
-  clearTimeout(app.replayURLTimer);
-  app.replayURLTimer = setTimeout(() => app.setState(wanted), replayURLDelayMs);
 }
 
 function showPanel() {
@@ -225,9 +217,14 @@ function onKey(event) {
     }
     return;
   }
-  const number = Number(event.key);
-  if (Number.isInteger(number) && number >= 1 && number <= panels.length) {
-    if (!(app.replaying && livePanels.includes(panels[number - 1]))) app.setState({ panel: panels[number - 1] });
+  const keyed = panelOfKey(event.key);
+  if (keyed) {
+    if (app.tabs.usable(keyed)) app.setState({ panel: keyed });
+    event.preventDefault();
+    return;
+  }
+  if (event.key === "i" && !app.picker.element.hidden) {
+    app.picker.show();
     event.preventDefault();
     return;
   }
@@ -255,6 +252,8 @@ function start() {
   app.header = new Header(document.getElementById("topbar"));
   app.recordButton = new RecordButton(app);
   app.header.actions.append(app.recordButton.element);
+  app.picker = new InstancePicker({ onPick: (id) => app.pickInstance(id) });
+  app.header.fleetSlot.append(app.picker.element);
   app.replayBar = new ReplayBar(document.getElementById("replaybar"), app);
   app.tabs = new Tabs(document.getElementById("tabs"), panels, (panel) => app.setState({ panel }));
   app.banners = new Banners(document.getElementById("banners"), (key) => app.bridge.post({ type: ToWorker.dismiss, key }));

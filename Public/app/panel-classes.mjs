@@ -2,6 +2,7 @@
 // made with the page's `app` and offers `element`, `render(latest)`, `handleKey(event)` and `escape()`, and
 // optionally `focusFind()` (what "/" focuses in it; without one, "/" goes to the Stores panel's search).
 
+import { DiffPanel } from "./ui/diff-panel.mjs";
 import { HistoryPanel } from "./ui/history-panel.mjs";
 import { LogPanel } from "./ui/log-panel.mjs";
 import { PreferencesPanel } from "./ui/preferences-panel.mjs";
@@ -23,4 +24,5 @@ export const panelClasses = Object.freeze({
   preferences: PreferencesPanel,
   watches: WatchesPanel,
   replay: ReplayPanel,
+  diff: DiffPanel,
 });

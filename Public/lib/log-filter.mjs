@@ -1,13 +1,16 @@
-// Log filters (store, key-path prefix, op, text) and the filtered view over the ring: a deque of the entry
+// Log filters (store, key-path prefix, op, text, and the instance on a fleet dashboard's merged log) and the filtered view over the ring: a deque of the entry
 // numbers that match, kept up to date as entries arrive and leave, rebuilt only when the filter changes.
 
 import { isSameOrBelow } from "./keypath.mjs";
 import { opBits } from "./log-ring.mjs";
 
-/** @typedef {{store: string, path: string, op: string, text: string}} LogFilter  empty strings match everything */
+/**
+ * @typedef {{store: string, path: string, op: string, text: string, instance?: string}} LogFilter  empty strings
+ *   (and an absent instance) match everything
+ */
 
 /** The filter that matches every entry. */
-export const noFilter = Object.freeze({ store: "", path: "", op: "", text: "" });
+export const noFilter = Object.freeze({ store: "", path: "", op: "", text: "", instance: "" });
 
 /**
  * Whether one of `paths` (newline-separated canonical paths) is `prefix` or lies below it.
@@ -42,6 +45,10 @@ export function compileFilter(filter, ring) {
   if (filter.store) {
     const code = ring.stores.code(filter.store);
     tests.push((n) => ring.storeCode(n) === code);
+  }
+  if (filter.instance) {
+    const code = ring.instances.code(filter.instance);
+    tests.push((n) => ring.instanceCode(n) === code);
   }
   if (filter.op) {
     const bit = opBits[filter.op] ?? 0;

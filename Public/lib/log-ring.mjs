@@ -1,6 +1,7 @@
 // The dashboard's log: the newest `capacity` entries in a ring of parallel columns, so that a million entries
 // cost a few typed arrays plus each entry's own JSON text (kept as the server sent it and read again only when
-// shown). Entries are numbered `n` = 0, 1, 2, … as they arrive; the ring holds n in [first, end).
+// shown). Entries are numbered `n` = 0, 1, 2, … as they arrive; the ring holds n in [first, end). On a fleet
+// dashboard's merged stream each entry also names its instance (the `instance` column, "" elsewhere).
 
 /**
  * Bits of an entry's `flags` column: the ops of its patches, or that it is a store event, or that it marks a gap
@@ -8,7 +9,7 @@
  */
 export const opBits = { set: 1, insert: 2, remove: 4, merge: 8, event: 16, gap: 32 };
 
-/** Store ids as small numbers, so the store column is a typed array. */
+/** Store ids (and instance ids) as small numbers, so their columns are typed arrays. */
 class StoreCodes {
   constructor() {
     /** @type {Map<string, number>} */
@@ -39,6 +40,8 @@ export class LogRing {
    */
   constructor(capacity, firstNumber = 0) {
     this.stores = new StoreCodes();
+    this.instances = new StoreCodes();
+    this.instances.code(""); // code 0: no instance (every entry of a single server)
     this.end = firstNumber;
     this.floor = firstNumber; // entries before it are gone (cleared by the user, or dropped by a resize)
     this.allocate(capacity);
@@ -48,6 +51,7 @@ export class LogRing {
     this.capacity = capacity;
     this.seqs = new Float64Array(capacity);
     this.storeColumn = new Uint32Array(capacity);
+    this.instanceColumn = new Uint32Array(capacity);
     this.flags = new Uint8Array(capacity);
     this.epochs = new Uint16Array(capacity);
     this.patchCounts = new Uint32Array(capacity);
@@ -77,6 +81,7 @@ export class LogRing {
     const i = n % this.capacity;
     this.seqs[i] = entry.seq;
     this.storeColumn[i] = this.stores.code(entry.store);
+    this.instanceColumn[i] = entry.instance ? this.instances.code(entry.instance) : 0;
     this.epochs[i] = epoch;
     this.raws[i] = entry.raw;
     this.times[i] = entry.time;
@@ -115,6 +120,7 @@ export class LogRing {
       const to = n % capacity;
       this.seqs[to] = old.seqs[from];
       this.storeColumn[to] = old.storeColumn[from];
+      this.instanceColumn[to] = old.instanceColumn[from];
       this.flags[to] = old.flags[from];
       this.epochs[to] = old.epochs[from];
       this.patchCounts[to] = old.patchCounts[from];
@@ -136,6 +142,9 @@ export class LogRing {
   seq(n) { return this.seqs[this.slot(n)]; }
   store(n) { return this.stores.id(this.storeColumn[this.slot(n)]); }
   storeCode(n) { return this.storeColumn[this.slot(n)]; }
+  /** The instance the entry came from on a fleet dashboard's merged stream, else "". */
+  instance(n) { return this.instances.id(this.instanceColumn[this.slot(n)]); }
+  instanceCode(n) { return this.instanceColumn[this.slot(n)]; }
   flag(n) { return this.flags[this.slot(n)]; }
   epoch(n) { return this.epochs[this.slot(n)]; }
   patchCount(n) { return this.patchCounts[this.slot(n)]; }

@@ -1,6 +1,7 @@
 // Server messages (docs/protocol.md) read into plain objects, checked member by member, so that bad
 // input from the server becomes one ProtocolError the dashboard can show instead of a broken page.
 
+import { readFleetList } from "./fleet.mjs";
 import { maxMessageDepth, parseJSON, parseJSONWithSpans } from "./json-reader.mjs";
 import { Num } from "./values.mjs";
 
@@ -10,7 +11,8 @@ export class ProtocolError extends Error {}
 /**
  * @typedef {{op: string, path: string, old: any, new: any}} Patch   `old`/`new` are undefined when absent
  * @typedef {{seq: number, time: string, store: string, txn: string|null, event: string|null, version?: string,
- *   root?: Map<string, any>, patches: Patch[], raw: string}} Entry   `raw` is the entry's exact JSON text
+ *   root?: Map<string, any>, patches: Patch[], raw: string, instance?: string}} Entry   `raw` is the entry's exact
+ *   JSON text; `instance` names the instance it came from on a fleet dashboard's `/ws?instance=*`
  * @typedef {{id: number|string, store: string, path: string, label: string|null, since: string,
  *   deliveries: number}} Subscription
  * @typedef {{id: string, scope: string, storage: string, version: string, root: Map<string, any>}} StoreState
@@ -54,17 +56,27 @@ export function decodeServerMessage(text) {
     case "snapshot": return decodeSnapshot(message);
     case "changes": return { type, entries: decodeEntries(message, text, spans) };
     case "subscriptions": return { type, list: decodeSubscriptions(member(message, "list", isArray, "an array", type)) };
-    case "gap":
-      return { type, from: member(message, "from", isInteger, "an integer", type), to: member(message, "to", isInteger, "an integer", type) };
+    case "gap": {
+      const gap = { type, from: member(message, "from", isInteger, "an integer", type), to: member(message, "to", isInteger, "an integer", type) };
+      // A fleet dashboard's merged stream names the instance whose changes were missed.
+      if (isString(message.get("instance"))) gap.instance = message.get("instance");
+      return gap;
+    }
     case "reply": return decodeReply(message);
+    case "fleet": return decodeFleet(message);
     default: return { type: "unknown", name: type };
   }
 }
 
 function decodeHello(message) {
   const server = member(message, "server", isMap, "an object", "hello");
+  const instance = message.get("instance");
+  const fleet = message.get("fleet");
   return {
     type: "hello",
+    // A fleet dashboard (docs/fleet.md): the instance this stream speaks for, or "*" for all of them merged.
+    instance: isString(instance) ? instance : null,
+    fleet: isString(fleet) ? fleet : null,
     protocol: member(message, "protocol", isInteger, "an integer", "hello"),
     readOnly: member(message, "readOnly", isBool, "a boolean", "hello"),
     resumed: message.get("resumed") === true,
@@ -74,6 +86,15 @@ function decodeHello(message) {
       pid: member(server, "pid", isInteger, "an integer", "hello.server"),
     },
   };
+}
+
+/** The fleet dashboard's list of instances (`{"type": "fleet", "fleet", "instances": […]}`). */
+function decodeFleet(message) {
+  try {
+    return { type: "fleet", ...readFleetList(message) };
+  } catch (error) {
+    throw new ProtocolError(`fleet: ${error.message}`);
+  }
 }
 
 function decodeSnapshot(message) {
@@ -132,6 +153,11 @@ function decodeEntry(entry, raw) {
     patches: [],
     raw,
   };
+  const instance = entry.get("instance");
+  if (instance !== undefined) {
+    if (!isString(instance)) throw new ProtocolError(`${where}: "instance" should be a string`);
+    result.instance = instance;
+  }
   if (entry.has("event")) {
     const event = member(entry, "event", (v) => storeEvents.has(v), "registered, reset or removed", where);
     result.event = event;

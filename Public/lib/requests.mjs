@@ -71,3 +71,14 @@ export function rewindRequest(id, seq) {
 export function resyncRequest(id) {
   return `{"id":${id},"type":"resync"}`;
 }
+
+/**
+ * A request (as built above) addressed to one instance of a fleet, or to every live one with "*": a fleet
+ * dashboard's `/ws?instance=*` carries it there (docs/fleet.md).
+ * @param {string} text a request object's JSON text
+ * @param {string} instance an instance id, or "*"
+ */
+export function toInstance(text, instance) {
+  if (!text.startsWith("{")) throw new TypeError("a request is a JSON object");
+  return `{"instance":${JSON.stringify(instance)},${text.slice(1)}`;
+}

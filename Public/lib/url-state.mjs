@@ -1,7 +1,9 @@
 // The view in the page's URL, so a reload or a shared link lands in the same place: the panel, the selected store
 // and path, the tree search, the log's filters, order, size limit and selected entry, the Preferences panel's
-// segment and search, and the server recording being replayed with its seq. The token stays in the URL.
+// segment and search, the server recording being replayed with its seq, and on a fleet dashboard the picked
+// instance and the Diff panel's two instances. The token stays in the URL.
 
+import { isInstanceId } from "./fleet.mjs";
 import { panels } from "./panels.mjs";
 
 export { livePanels, panels } from "./panels.mjs";
@@ -15,9 +17,11 @@ export const defaultLogLimit = 100_000;
 /**
  * @typedef {{token: string, panel: string, store: string, path: string, search: string,
  *   filter: import("./log-filter.mjs").LogFilter, order: "newest"|"oldest", limit: number, entry: number|null,
- *   prefSegment?: string, prefSearch?: string, replay?: string, seq?: number}} ViewState   the Preferences
- *   panel's segment and search are absent while at their defaults ("all", ""); `replay` (a server recording's id,
- *   `fixtures/checkout-session.kslog`) and `seq` while one is replayed
+ *   prefSegment?: string, prefSearch?: string, replay?: string, seq?: number, instance: string, diffA: string,
+ *   diffB: string}} ViewState   the Preferences panel's segment and search are absent while at their defaults
+ *   ("all", ""); `replay` (a server recording's id, `fixtures/checkout-session.kslog`) and `seq` while one is
+ *   replayed; `instance` is the fleet dashboard's picked instance ("" for all of them, and on a single server),
+ *   `diffA` and `diffB` the Diff panel's instances
  */
 
 /**
@@ -28,6 +32,7 @@ export const defaultLogLimit = 100_000;
 export function readViewState(search) {
   const query = new URLSearchParams(search);
   const text = (key) => query.get(key) ?? "";
+  const instanceIn = (key) => (isInstanceId(text(key)) ? text(key) : "");
   const limit = Number(query.get("limit"));
   const entry = Number(query.get("entry"));
   const state = {
@@ -36,10 +41,13 @@ export function readViewState(search) {
     store: text("store"),
     path: text("path"),
     search: text("q"),
-    filter: { store: text("fstore"), path: text("fpath"), op: text("fop"), text: text("ftext") },
+    filter: { store: text("fstore"), path: text("fpath"), op: text("fop"), text: text("ftext"), instance: instanceIn("finst") },
     order: text("order") === "oldest" ? "oldest" : "newest",
     limit: Number.isInteger(limit) && limit >= 1000 && limit <= 5_000_000 ? limit : defaultLogLimit,
     entry: query.has("entry") && Number.isInteger(entry) && entry > 0 ? entry : null,
+    instance: instanceIn("instance"),
+    diffA: instanceIn("da"),
+    diffB: instanceIn("db"),
   };
   if (preferenceSegments.includes(text("pseg")) && text("pseg") !== "all") state.prefSegment = text("pseg");
   if (text("pq")) state.prefSearch = text("pq");
@@ -62,6 +70,7 @@ export function writeViewState(state) {
     if (value !== fallback && value !== null && value !== undefined) query.set(key, String(value));
   };
   put("token", state.token);
+  put("instance", state.instance);
   put("panel", state.panel, "stores");
   put("store", state.store);
   put("path", state.path);
@@ -70,11 +79,14 @@ export function writeViewState(state) {
   put("fpath", state.filter.path);
   put("fop", state.filter.op);
   put("ftext", state.filter.text);
+  put("finst", state.filter.instance);
   put("order", state.order, "newest");
   put("limit", state.limit, defaultLogLimit);
   put("entry", state.entry, null);
   put("pseg", state.prefSegment, "all");
   put("pq", state.prefSearch);
+  put("da", state.diffA);
+  put("db", state.diffB);
   if (state.replay) {
     put("replay", state.replay);
     put("seq", state.seq ?? 0);

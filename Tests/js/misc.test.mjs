@@ -11,7 +11,8 @@ import { defaultLogLimit, readViewState, writeViewState } from "../../Public/lib
 test("the view survives a trip through the URL, token included", () => {
   const state = {
     token: "t0k3n-abc", panel: "log", store: "app/file:/tmp/x y.json", path: 'prefs["a.b"]', search: "eur",
-    filter: { store: "app/memory", path: "cart", op: "set", text: "Tea & co" }, order: "oldest", limit: 1_000_000, entry: 42,
+    filter: { store: "app/memory", path: "cart", op: "set", text: "Tea & co", instance: "shop-2" }, order: "oldest", limit: 1_000_000, entry: 42,
+    instance: "shop-1", diffA: "shop-1", diffB: "shop-3",
   };
   assert.deepEqual(readViewState(writeViewState(state)), state);
 });

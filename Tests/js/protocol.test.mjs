@@ -5,7 +5,7 @@ import { ProtocolError, decodeServerMessage, decodeStoredEntry, splitStoreId } f
 
 test("hello", () => {
   const hello = decodeServerMessage('{"protocol":1,"readOnly":true,"resumed":false,"server":{"name":"keyscope demo","pid":21444,"version":"0.1.0"},"type":"hello"}');
-  assert.deepEqual(hello, { type: "hello", protocol: 1, readOnly: true, resumed: false, server: { name: "keyscope demo", version: "0.1.0", pid: 21444 } });
+  assert.deepEqual(hello, { type: "hello", protocol: 1, readOnly: true, resumed: false, instance: null, fleet: null, server: { name: "keyscope demo", version: "0.1.0", pid: 21444 } });
 });
 
 test("snapshot with stores and subscriptions; a file store keeps its slashes", () => {

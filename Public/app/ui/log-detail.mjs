@@ -1,6 +1,7 @@
 // The selected log entry in full: its transaction, every patch with old → new (a structural diff for objects and
 // arrays), the raw JSON as the server sent it, and actions (revert, rewind the stores to it, key history, show in
-// tree; while time travelling, travel to it).
+// tree; while time travelling, travel to it). On a fleet dashboard's merged log it names the entry's instance, and
+// its actions go to that instance (show in tree and history open it first).
 
 import { ToWorker } from "../../lib/messages.mjs";
 import { splitStoreId } from "../../lib/protocol.mjs";
@@ -33,23 +34,31 @@ export class LogDetail {
         h("span", { className: `op op-${detail.kind === "event" ? "event" : detail.op}`, textContent: detail.op })),
       h("button", { type: "button", className: "icon-button", title: "Close (Esc)", attrs: { "aria-label": "Close" }, on: { click: this.onClose } }, icon("close")));
     const facts = h("dl", { className: "facts" },
+      ...(detail.instance ? fact("instance", detail.instance) : []),
       ...fact("store", detail.store ? `${scope} / ${storage}` : "—"),
       ...fact("time", detail.fullTime),
       ...(detail.txn ? fact("txn", detail.txn) : []),
       ...(detail.version ? fact("version", detail.version) : []));
     const actions = h("div", { className: "detail-actions" });
     if (detail.kind === "change") {
-      const revert = h("button", { type: "button", className: "button", attrs: { "data-testid": "detail-revert" }, on: { click: () => app.revert(detail.seq) } }, icon("revert"), "Revert");
+      const revert = h("button", { type: "button", className: "button", attrs: { "data-testid": "detail-revert" }, on: { click: () => app.revert(detail.seq, detail.instance) } }, icon("revert"), "Revert");
       revert.disabled = !detail.revertable;
       revert.title = detail.revertable ? "Apply the inverse of this change as a new change"
         : app.readOnly() ? "The server is read-only" : detail.epochOld ? "This change came from an earlier server process" : "";
       actions.append(revert);
     }
-    if (detail.kind !== "gap" && !replaying && !app.readOnly() && !detail.epochOld) {
+    // Rewinding needs the whole log of one server: not on a merged log.
+    if (detail.kind !== "gap" && !replaying && !app.readOnly() && !detail.epochOld && !detail.merged) {
       actions.append(h("button", {
         type: "button", className: "button", title: "Undo every change after this one in the live stores (asks first)",
         attrs: { "data-testid": "detail-rewind" }, on: { click: () => this.rewind.ask(detail.seq) },
       }, icon("history"), "Rewind stores to here"));
+    }
+    if (detail.instance) {
+      actions.append(h("button", {
+        type: "button", className: "button", title: `Show ${detail.instance} alone: its stores, log and panels`,
+        attrs: { "data-testid": "detail-instance" }, on: { click: () => app.pickInstance(detail.instance) },
+      }, `Open ${detail.instance}`));
     }
     if (detail.kind !== "gap" && replaying) {
       actions.append(h("button", {
@@ -68,10 +77,10 @@ export class LogDetail {
     const header = h("div", { className: "patch-head" },
       h("span", { className: `op op-${patch.op}`, textContent: patch.op }),
       h("button", {
-        type: "button", className: "link-button mono patch-path", title: "Show in the tree", textContent: patch.path || "(root)",
-        on: { click: () => app.showInTree(detail.store, patch.path) },
+        type: "button", className: "link-button mono patch-path", title: detail.instance ? `Show in ${detail.instance}'s tree` : "Show in the tree", textContent: patch.path || "(root)",
+        on: { click: () => app.showInTree(detail.store, patch.path, detail.instance) },
       }),
-      h("button", { type: "button", className: "icon-button", title: "Who changed this?", attrs: { "aria-label": "History of this path" }, on: { click: () => app.showHistory(detail.store, patch.path) } }, icon("history")));
+      h("button", { type: "button", className: "icon-button", title: "Who changed this?", attrs: { "aria-label": "History of this path" }, on: { click: () => app.showHistory(detail.store, patch.path, detail.instance) } }, icon("history")));
     const body = patch.diff
       ? h("div", { className: "diff", attrs: { "data-testid": "diff" } },
         ...patch.diff.rows.map((row) => h("div", { className: `diff-row diff-${row.change}` },

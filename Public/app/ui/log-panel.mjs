@@ -1,5 +1,6 @@
 // The mutation log: filters (store, key-path prefix, op, text) applied live, newest or oldest first, pause and
-// resume, the size limit, a virtualised list of entries with revert buttons, and the selected entry's detail.
+// resume, the size limit, a virtualised list of entries with revert buttons, and the selected entry's detail. On a
+// fleet dashboard with all instances picked, the log merges theirs: an instance column and an instance filter.
 
 import { formatCount, shortStoreName } from "../../lib/format.mjs";
 import { ToWorker } from "../../lib/messages.mjs";
@@ -19,6 +20,7 @@ export class LogPanel {
     const filter = app.state.filter;
     const debounced = debounce(() => this.applyFilter(), 120);
     this.storeFilter = h("select", { className: "select", attrs: { "data-testid": "filter-store", "aria-label": "Store" }, on: { change: () => this.applyFilter() } });
+    this.instanceFilter = h("select", { className: "select", hidden: true, attrs: { "data-testid": "filter-instance", "aria-label": "Instance" }, on: { change: () => this.applyFilter() } });
     this.pathFilter = h("input", { className: "input mono", placeholder: "key-path prefix", value: filter.path, spellcheck: false, attrs: { "data-testid": "filter-path", "aria-label": "Key-path prefix" }, on: { input: debounced } });
     this.opFilter = h("select", { className: "select", attrs: { "data-testid": "filter-op", "aria-label": "Operation" }, on: { change: () => this.applyFilter() } },
       ...opChoices.map(([value, label]) => h("option", { value, textContent: label, selected: value === filter.op })));
@@ -42,7 +44,7 @@ export class LogPanel {
     this.detail = new LogDetail({ app, onClose: () => this.select(null) });
     this.element = h("section", { className: "panel panel-log", id: "panel-log", attrs: { role: "tabpanel" } },
       h("div", { className: "toolbar log-toolbar" },
-        this.storeFilter, this.pathFilter, this.opFilter, this.textFilter,
+        this.instanceFilter, this.storeFilter, this.pathFilter, this.opFilter, this.textFilter,
         h("span", { className: "toolbar-sep" }),
         this.order, this.pause,
         h("button", { type: "button", className: "icon-button", title: "Clear the dashboard's log", attrs: { "data-testid": "log-clear", "aria-label": "Clear log" }, on: { click: () => app.bridge.post({ type: ToWorker.log, action: "clear" }) } }, icon("trash")),
@@ -51,21 +53,24 @@ export class LogPanel {
       h("div", { className: "log-body" },
         h("div", { className: "log-main" },
           h("div", { className: "lrow lhead", attrs: { "aria-hidden": "true" } },
-            ...["seq", "time", "store", "op", "key path", "old → new", "txn", ""].map((label) => h("span", { textContent: label }))),
+            ...["seq", "time", "store", "op", "key path", "old → new", "txn", ""].map((label) => h("span", { textContent: label })),
+            h("span", { className: "linst", textContent: "instance" })),
           this.list.element),
         this.detail.element));
     this.storesKey = "";
+    this.instancesKey = "";
     this.selectedSeq = null;
   }
 
   emptyText() {
     const f = this.app.state.filter;
-    if (f.store || f.path || f.op || f.text) return "No entry matches the filters.";
+    if (f.store || f.path || f.op || f.text || f.instance) return "No entry matches the filters.";
     return this.app.latest.replay?.active ? "No events before this point of the recording." : "No changes yet. They appear here as the stores change.";
   }
 
   applyFilter() {
-    this.app.setState({ filter: { store: this.storeFilter.value, path: this.pathFilter.value.trim(), op: this.opFilter.value, text: this.textFilter.value } });
+    const instance = this.instanceFilter.hidden ? "" : this.instanceFilter.value;
+    this.app.setState({ filter: { store: this.storeFilter.value, path: this.pathFilter.value.trim(), op: this.opFilter.value, text: this.textFilter.value, instance } });
   }
 
   togglePause() {
@@ -87,7 +92,7 @@ export class LogPanel {
     const part = (className) => h("span", { className });
     const parts = {
       seq: part("lseq"), time: part("ltime"), store: part("lstore"), op: part("op"), path: part("lpath"),
-      change: part("lchange"), txn: part("ltxn"),
+      change: part("lchange"), txn: part("ltxn"), instance: part("linst"),
       revert: h("button", { type: "button", className: "icon-button lrevert", title: "Revert: apply the inverse of this change", attrs: { "data-testid": "log-revert", "aria-label": "Revert this change" } }, icon("revert")),
     };
     parts.before = h("span", { className: "value" });
@@ -98,12 +103,13 @@ export class LogPanel {
     parts.more = h("span", { className: "lmore" });
     parts.pathText = h("span", { className: "lpath-text" });
     parts.path.append(parts.pathText, parts.more);
-    const element = h("div", { className: "lrow", attrs: { role: "listitem" } }, parts.seq, parts.time, parts.store, parts.op, parts.path, parts.change, parts.txn, parts.revert);
+    // The instance comes last in the DOM (the columns before it keep their places) and shows after the time.
+    const element = h("div", { className: "lrow", attrs: { role: "listitem" } }, parts.seq, parts.time, parts.store, parts.op, parts.path, parts.change, parts.txn, parts.revert, parts.instance);
     element._parts = parts;
     element.addEventListener("click", (event) => {
       const row = element._row;
       if (!row) return;
-      if (event.target.closest(".lrevert")) this.app.revert(row.seq);
+      if (event.target.closest(".lrevert")) this.app.revert(row.seq, row.instance);
       else if (!event.target.closest("a")) this.select(row.n);
     });
     return element;
@@ -119,6 +125,9 @@ export class LogPanel {
     setAttr(element, "data-testid", row.kind === "gap" ? "log-gap" : "log-row");
     setAttr(element, "data-seq", String(row.seq));
     setAttr(element, "data-store", row.store);
+    setAttr(element, "data-instance", row.instance || null);
+    setText(p.instance, row.instance);
+    setAttr(p.instance, "title", row.instance ? `instance ${row.instance}` : null);
     setAttr(element, "data-path", row.path);
     setAttr(element, "data-op", row.ops ?? row.op);
     setAttr(element, "aria-selected", String(selected));
@@ -158,6 +167,7 @@ export class LogPanel {
   render(latest) {
     const log = latest.log;
     this.renderStoreChoices(latest.stores ?? []);
+    this.renderInstanceChoices(latest.fleet);
     if (!log) return;
     this.paused = log.paused;
     this.selectedN = log.selected;
@@ -201,6 +211,21 @@ export class LogPanel {
     if (key === this.storesKey) return;
     this.storesKey = key;
     syncOptions(this.storeFilter, [{ value: "", label: "All stores" }, ...ids.map((id) => ({ value: id, label: id }))], wanted);
+  }
+
+  /** The instance column and filter, while a fleet dashboard shows all instances merged. */
+  renderInstanceChoices(fleet) {
+    const merged = fleet?.mode === "all";
+    setClass(this.element, "log-merged", merged);
+    setProp(this.instanceFilter, "hidden", !merged);
+    if (!merged) return;
+    const wanted = this.app.state.filter.instance ?? "";
+    const ids = fleet.instances.map((i) => i.id);
+    if (wanted && !ids.includes(wanted)) ids.push(wanted);
+    const key = ids.join("\n") + wanted;
+    if (key === this.instancesKey) return;
+    this.instancesKey = key;
+    syncOptions(this.instanceFilter, [{ value: "", label: "All instances" }, ...ids.map((id) => ({ value: id, label: id }))], wanted);
   }
 
   renderLimit(limit) {

@@ -6,7 +6,7 @@
 import { FeatureMessage } from "../../lib/messages.mjs";
 import { countsText, groupPreferences, segmentCounts, segments, sourceLabels } from "../../lib/preferences.mjs";
 import { h, icon, placeChildren, setAttr, setProp, setText } from "./dom.mjs";
-import { panelStatus } from "./panel-status.mjs";
+import { absent, panelStatus } from "./panel-status.mjs";
 import { PreferenceRowView } from "./preference-row.mjs";
 
 /** Rows drawn at first; "Show all" draws the rest (suites rarely hold more). */
@@ -99,7 +99,7 @@ export class PreferencesPanel {
     setText(this.readOnlyText, why);
     setProp(this.readOnlyNote, "hidden", !ready || editable);
     setProp(this.revealBadge, "hidden", !ready || !model.reveal);
-    setProp(this.refresh, "hidden", status === "none");
+    setProp(this.refresh, "hidden", absent(status));
     setProp(this.refresh, "disabled", this.refreshing);
     setProp(this.segmentGroup, "hidden", !ready);
     setProp(this.search, "hidden", !ready);

@@ -115,7 +115,7 @@ export class ReplayPanel {
     const status = model?.status ?? "idle";
     const files = model?.files ?? [];
     const text = status === "idle" || status === "loading" ? "Reading the server's recordings…"
-      : status === "none" ? "This server offers no recordings: choose or drop a file above."
+      : status === "none" ? (model.notHere ? model.message : "This server offers no recordings: choose or drop a file above.")
       : status === "error" ? model.message
       : files.length === 0 ? "None yet: the Record button in the top bar makes one." : "";
     setText(this.serverStatus, text);

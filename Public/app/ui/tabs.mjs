@@ -1,8 +1,10 @@
-// The panel tabs. Each is a button with a stable test id (tab-stores, tab-log, …) and a key (1…9).
+// The panel tabs. Each is a button with a stable test id (tab-stores, tab-log, …) and a key (1…9, then 0). Tabs
+// of panels that cannot be shown now are disabled with the reason (the live-only ones while time travelling, those
+// of one instance while a fleet dashboard shows all of them), and the fleet-only ones are hidden elsewhere.
 
 import { formatCount } from "../../lib/format.mjs";
-import { panelLabel } from "../../lib/panels.mjs";
-import { h, setAttr, setText } from "./dom.mjs";
+import { panelKey, panelLabel } from "../../lib/panels.mjs";
+import { h, setAttr, setProp, setText } from "./dom.mjs";
 
 export class Tabs {
   /**
@@ -13,13 +15,15 @@ export class Tabs {
   constructor(element, panels, onSelect) {
     this.buttons = new Map();
     this.counts = new Map();
+    this.keys = new Map();
     element.setAttribute("role", "tablist");
     panels.forEach((panel, i) => {
       const count = h("span", { className: "tab-count" });
+      this.keys.set(panel, panelKey(i));
       const button = h("button", {
         type: "button",
         className: "tab",
-        title: `${panelLabel(panel)} (${i + 1})`,
+        title: this.title(panel),
         attrs: { role: "tab", "data-testid": `tab-${panel}`, "aria-controls": `panel-${panel}` },
         on: { click: () => onSelect(panel) },
       }, h("span", { textContent: panelLabel(panel) }), count);
@@ -29,18 +33,39 @@ export class Tabs {
     });
   }
 
+  /** @param {string} panel */
+  title(panel) {
+    const key = this.keys.get(panel);
+    return key ? `${panelLabel(panel)} (${key})` : panelLabel(panel);
+  }
+
   /**
-   * Turns off the tabs of panels that cannot be shown now (the live-only ones while time travelling).
-   * @param {string[]} panels
-   * @param {string} reason the disabled tabs' tooltip
+   * Turns off the tabs of panels that cannot be shown now, each with its reason as the tooltip.
+   * @param {Map<string, string>} reasons panel name → why it is off
    */
-  disable(panels, reason) {
+  disable(reasons) {
     for (const [panel, button] of this.buttons) {
-      const off = panels.includes(panel);
-      if (button.disabled === off) continue;
-      button.disabled = off;
-      button.title = off ? `${panelLabel(panel)}: ${reason}` : `${panelLabel(panel)} (${[...this.buttons.keys()].indexOf(panel) + 1})`;
+      const reason = reasons.get(panel);
+      setProp(button, "disabled", reason !== undefined);
+      setProp(button, "title", reason !== undefined ? `${panelLabel(panel)}: ${reason}` : this.title(panel));
     }
+  }
+
+  /**
+   * Hides the tabs of panels this server does not have (the fleet-only ones on a single server).
+   * @param {string[]} panels
+   */
+  hide(panels) {
+    for (const [panel, button] of this.buttons) setProp(button, "hidden", panels.includes(panel));
+  }
+
+  /**
+   * Whether a tab can be chosen now.
+   * @param {string} panel
+   */
+  usable(panel) {
+    const button = this.buttons.get(panel);
+    return button !== undefined && !button.disabled && !button.hidden;
   }
 
   /**

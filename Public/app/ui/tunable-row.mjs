@@ -1,9 +1,11 @@
 // One tunable in the Tunables panel: key, description, its control, a modified marker and reset, and the server's
 // refusal next to the control. Controls follow the live value, except while the user holds them (a slider being
-// dragged, a field with typed text) and while a value just sent is on its way back from the server.
+// dragged, a field with typed text) and while a value just sent is on its way back from the server. A value sent to
+// every instance of a fleet lists each instance's answer under the row.
 
 import { pickedColor, readControlInput, sliderInput, stepInput } from "../../lib/tunable-input.mjs";
 import { h, icon, setAttr, setProp, setText } from "./dom.mjs";
+import { answersElement } from "./fleet-answers.mjs";
 
 /** How long a sent value wins over live values that differ (its change is still on its way), at most. */
 const pendingMs = 2000;
@@ -40,13 +42,14 @@ export class TunableRowView {
     this.removeButton = h("button", { type: "button", className: "button tunable-remove", attrs: { "data-testid": "tunable-remove" }, hidden: true, on: { click: () => this.remove() } }, icon("trash"), "Remove");
     this.reset = h("button", { type: "button", className: "button tunable-reset", attrs: { "data-testid": "tunable-reset" }, hidden: true, on: { click: () => this.resetToDefault() } }, "Reset");
     this.error = h("p", { className: "tunable-error", hidden: true, attrs: { "data-testid": "tunable-error", role: "alert" } });
+    this.answers = h("div", { className: "tunable-answers", hidden: true, attrs: { role: "status" } });
     this.element = h("div", { className: "tunable-row", attrs: { "data-testid": "tunable-row", "data-key": row.key, "data-kind": row.control.kind, "data-type": row.control.type } },
       h("div", { className: "tunable-label" },
         h("div", { className: "tunable-name" }, h("code", { className: "tunable-key", textContent: row.key, title: row.key }), this.newMarker, this.marker),
         this.description),
       h("div", { className: "tunable-input" }, ...this.buildControl(row.control), this.allowed),
       h("div", { className: "tunable-actions" }, this.reset, this.removeButton),
-      this.error);
+      this.error, this.answers);
     this.update(row);
   }
 
@@ -263,10 +266,26 @@ export class TunableRowView {
     const request = ++this.requests;
     const reply = await this.actions.send(this.key, read.json);
     if (request !== this.requests) return; // a later value was sent since; its reply decides
+    this.showAnswers(reply.instances);
+    if (reply.instances) {
+      // Each instance's answer is listed; the control follows the instance shown.
+      this.clearError();
+      if (!reply.ok) this.pending = null;
+      return;
+    }
     if (reply.ok) return this.clearError();
     this.pending = null;
     this.showError(`${reply.error.code}: ${reply.error.message}`, true);
     if (!this.dragging) this.show(this.row.value);
+  }
+
+  /**
+   * Lists each instance's answer to a value sent to all of them (nothing for a single answer).
+   * @param {import("../../lib/fleet.mjs").InstanceAnswer[]|null|undefined} instances
+   */
+  showAnswers(instances) {
+    setProp(this.answers, "hidden", !instances);
+    this.answers.replaceChildren(...(instances ? [answersElement(instances, { testid: "tunable-answers" })] : []));
   }
 
   showError(message, fromServer) {

@@ -1,16 +1,21 @@
 // The Tunables panel: a service's live-tweakable constants, one row and control each, grouped by the schema's
 // group and searchable. Single values go out as `tune` requests through the worker's WebSocket, and so do new keys
 // ("Add key") and the removal of keys the defaults lack (marked "new"); reset all and import replace the whole set
-// (`POST /tune`, sent by the worker) after a confirmation that lists what changes.
+// (`POST /tune`, sent by the worker) after a confirmation that lists what changes. On a fleet dashboard the rows
+// are the picked instance's values, and edits go to it, another instance or every live one (each one's answer
+// under the row); reset all and import need the instance's own dashboard.
 
 import { shortStoreName } from "../../lib/format.mjs";
 import { FeatureMessage, ToWorker } from "../../lib/messages.mjs";
 import { countsText, groupRows } from "../../lib/tunables.mjs";
 import { h, icon, placeChildren, saveBlob, setProp, setText } from "./dom.mjs";
+import { FleetTarget } from "./fleet-target.mjs";
 import { panelStatus } from "./panel-status.mjs";
 import { TunablesAdd } from "./tunables-add.mjs";
 import { TunablesConfirm } from "./tunables-confirm.mjs";
 import { TunableRowView } from "./tunable-row.mjs";
+
+const readOnlyText = "This server is read-only (started with --read-only): it refuses changes to tunables. Restart it without --read-only to tweak them here.";
 
 export class TunablesPanel {
   /** @param {any} app */
@@ -28,6 +33,7 @@ export class TunablesPanel {
       attrs: { "data-testid": "tunables-search", "aria-label": "Search tunables" }, on: { input: () => app.requestFrame() },
     });
     this.storeName = h("span", { className: "tunables-store mono muted" });
+    this.target = new FleetTarget({ testid: "tunables-target", label: "Send edits to", onChange: () => { this.drawnKey = ""; app.requestFrame(); } });
     this.resetAll = h("button", { type: "button", className: "button", attrs: { "data-testid": "tunables-reset-all" }, on: { click: () => this.confirm.ask("defaults") } }, icon("revert"), "Reset all");
     this.exportButton = h("button", { type: "button", className: "button", attrs: { "data-testid": "tunables-export" }, on: { click: () => this.export() } }, "Export");
     this.file = h("input", { type: "file", accept: ".json,application/json", hidden: true, attrs: { "data-testid": "tunables-import-file" }, on: { change: () => this.importFile() } });
@@ -38,8 +44,8 @@ export class TunablesPanel {
     });
     this.importButton = h("button", { type: "button", className: "button", attrs: { "data-testid": "tunables-import" }, on: { click: () => this.file.click() } }, "Import…");
     this.confirm = new TunablesConfirm(app);
-    this.readOnlyNote = h("div", { className: "readonly-note", hidden: true, attrs: { "data-testid": "tunables-readonly" } }, icon("lock"),
-      h("span", { textContent: "This server is read-only (started with --read-only): it refuses changes to tunables. Restart it without --read-only to tweak them here." }));
+    this.readOnlyText = h("span", { textContent: readOnlyText });
+    this.readOnlyNote = h("div", { className: "readonly-note", hidden: true, attrs: { "data-testid": "tunables-readonly" } }, icon("lock"), this.readOnlyText);
     this.status = panelStatus({ testid: "tunables", className: "tunables", onRetry: () => app.bridge.post({ type: FeatureMessage.tunables, action: "reload" }), empty: [
       h("h2", { textContent: "This service has no tunables" }),
       h("p", { textContent: "Tunables are constants you tweak while the service runs (sizes, colors, timings, switches), kept in a JSON file and checked against an optional schema." }),
@@ -52,7 +58,7 @@ export class TunablesPanel {
     this.list = h("fieldset", { className: "tunables-list" });
     this.element = h("section", { className: "panel panel-tunables", id: "panel-tunables", attrs: { role: "tabpanel", "data-testid": "tunables-panel" } },
       h("div", { className: "toolbar" },
-        this.counts, this.search, h("span", { className: "toolbar-spacer" }), this.storeName,
+        this.counts, this.search, h("span", { className: "toolbar-spacer" }), this.target.element, this.storeName,
         this.addButton, this.resetAll, this.exportButton, this.importButton, this.file),
       h("div", { className: "tunables-body" }, this.readOnlyNote, this.confirm.element, this.adder.element, ...this.status.elements, this.list, this.noMatch));
   }
@@ -60,7 +66,9 @@ export class TunablesPanel {
   /** @param {any} latest */
   render(latest) {
     const model = latest.tunables;
-    const readOnly = this.app.readOnly();
+    this.target.render(latest.fleet);
+    const readOnly = this.target.readOnly(this.app.readOnly());
+    setText(this.readOnlyText, this.target.readOnlyText(readOnlyText, "to tweak the others"));
     const key = `${this.search.value}\u0000${readOnly}`;
     if (model !== this.model || key !== this.drawnKey) {
       this.model = model;
@@ -74,7 +82,7 @@ export class TunablesPanel {
     const status = model?.status ?? "loading";
     const rows = model?.rows ?? [];
     const ready = status === "ready" || (status !== "none" && rows.length > 0);
-    setProp(this.readOnlyNote, "hidden", !readOnly || status === "none");
+    setProp(this.readOnlyNote, "hidden", !readOnly || status === "none" || status === "unavailable");
     setProp(this.list, "disabled", readOnly);
     setProp(this.resetAll, "disabled", readOnly || !ready);
     // A closed schema ("additionalKeys": false) refuses new keys: no way to add one is offered.
@@ -83,16 +91,22 @@ export class TunablesPanel {
     setProp(this.addButton, "title", readOnly ? "This server is read-only" : "Add a tunable the defaults do not have");
     if ((readOnly || !model?.additionalKeys) && this.adder.open) this.adder.close();
     setProp(this.importButton, "disabled", readOnly || !ready);
+    // Through a fleet dashboard there is no POST /tune: the whole-set actions are the instance's own dashboard's.
+    setProp(this.resetAll, "hidden", Boolean(model?.fleet));
+    setProp(this.importButton, "hidden", Boolean(model?.fleet));
     setProp(this.exportButton, "disabled", !ready);
     setProp(this.search, "hidden", !ready);
-    this.status.draw(status, model?.message ?? "", "Loading the tunables…", ready && !model.live
-      ? `The store ${model.store} is not in the dashboard's copy of the stores: these values are from when the panel loaded and do not follow changes.`
-      : "");
+    this.status.draw(status, model?.message ?? "", "Loading the tunables…", ready && model.fleet
+      ? `Through the fleet dashboard: ${model.instance}'s values, each with the control its type calls for. Its schema, defaults, Reset all and Import are served by its own dashboard (GET /api/tunables, POST /tune), which the fleet does not carry.`
+      : ready && !model.live
+        ? `The store ${model.store} is not in the dashboard's copy of the stores: these values are from when the panel loaded and do not follow changes.`
+        : "");
     setText(this.storeName, model?.store ? shortStoreName(model.store) : "");
     setProp(this.storeName, "title", model?.store ? `The tunables' store: ${model.store}` : "");
     const groups = ready ? groupRows(rows, this.search.value) : [];
     const shown = groups.reduce((n, g) => n + g.rows.length, 0);
-    setText(this.counts, ready ? countsText(rows, shown) : "");
+    // Through a fleet dashboard there are no defaults: nothing reads "modified".
+    setText(this.counts, !ready ? "" : model.fleet ? `${rows.length} tunable${rows.length === 1 ? "" : "s"}${shown === rows.length ? "" : ` · ${shown} shown`}` : countsText(rows, shown));
     setText(this.noMatch, `No tunable matches “${this.search.value.trim()}”.`);
     setProp(this.noMatch, "hidden", !ready || shown > 0 || rows.length === 0);
     this.placeRows(rows, groups);
@@ -140,14 +154,17 @@ export class TunablesPanel {
     return section;
   }
 
-  /** One `tune` request through the worker's WebSocket; resolves with the server's reply. */
+  /**
+   * One `tune` request through the worker's WebSocket (on a fleet dashboard, to the target chosen); resolves with
+   * the server's reply (with each instance's answer when sent to all of them).
+   */
   send(key, json) {
-    return this.app.bridge.ask({ type: ToWorker.send, kind: "tune", key, json });
+    return this.app.bridge.ask({ type: ToWorker.send, kind: "tune", key, json, target: this.target.value() });
   }
 
   /** One `tune` remove request through the worker's WebSocket; resolves with the server's reply. */
   remove(key) {
-    return this.app.bridge.ask({ type: ToWorker.send, kind: "untune", key });
+    return this.app.bridge.ask({ type: ToWorker.send, kind: "untune", key, target: this.target.value() });
   }
 
   async export() {

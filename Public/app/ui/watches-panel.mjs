@@ -7,7 +7,7 @@ import { FeatureMessage } from "../../lib/messages.mjs";
 import { formatClock } from "../../lib/time.mjs";
 import { writeViewState } from "../../lib/url-state.mjs";
 import { h, icon, placeChildren, setAttr, setProp, setText } from "./dom.mjs";
-import { panelStatus } from "./panel-status.mjs";
+import { absent, panelStatus } from "./panel-status.mjs";
 import { fillValue } from "./value-view.mjs";
 import { WatchStatusRow } from "./watch-status-row.mjs";
 
@@ -78,7 +78,7 @@ export class WatchesPanel {
     const ready = status === "ready" || (status === "error" && model.statuses.length + model.rules.length > 0);
     this.status.draw(status, model?.message ?? "", "Loading the watches…");
     setProp(this.cards, "hidden", !ready);
-    setProp(this.refresh, "hidden", status === "none");
+    setProp(this.refresh, "hidden", absent(status));
     setProp(this.refresh, "disabled", this.refreshing);
     setText(this.summary, ready ? model.summary : "");
     setText(this.updated, ready && model.fetchedAt ? `updated ${formatClock(new Date(model.fetchedAt).toISOString())}` : "");

@@ -1,10 +1,13 @@
 // Manual test writes: one op (set, insert, remove, merge) with a value checked against the StoreValue rules as it is typed,
 // or several ops staged into a transaction that applies all or nothing. The server's refusal, when it comes, is
-// shown as it said it. Everything is disabled, with the reason, on a read-only server.
+// shown as it said it. Everything is disabled, with the reason, on a read-only server. On a fleet dashboard a
+// request goes to the instance shown, another one, or every live one, and each instance's answer is listed.
 
 import { ToWorker } from "../../lib/messages.mjs";
 import { readValueInput, valueModes } from "../../lib/value-input.mjs";
 import { h, icon, setProp, setText, syncOptions } from "./dom.mjs";
+import { answersElement } from "./fleet-answers.mjs";
+import { FleetTarget } from "./fleet-target.mjs";
 import { PathInput } from "./path-input.mjs";
 
 const opHints = {
@@ -15,6 +18,7 @@ const opHints = {
 };
 /** Requests kept in the "Results" list. */
 const resultLimit = 12;
+const readOnlyText = "This server is read-only (started with --read-only): it refuses writes, transactions and reverts. Restart it without --read-only to test writes here.";
 const modeLabels = { json: "JSON value", string: "string", integer: "integer", number: "number", bool: "boolean", null: "null", color: "color", url: "URL" };
 
 export class WritePanel {
@@ -23,6 +27,7 @@ export class WritePanel {
     this.app = app;
     /** @type {{store: string, op: string, path: string, json: string}[]} */
     this.staged = [];
+    this.target = new FleetTarget({ testid: "write-target", label: "Send to", onChange: () => this.render(this.app.latest) });
     this.store = h("select", { className: "select", attrs: { "data-testid": "write-store", "aria-label": "Store" }, on: { change: () => this.refresh() } });
     this.path = new PathInput({ app, store: () => this.store.value, testId: "write-path", placeholder: "cart.total", onInput: () => this.refresh() });
     this.op = h("select", { className: "select", attrs: { "data-testid": "write-op", "aria-label": "Operation" }, on: { change: () => this.refresh() } },
@@ -38,8 +43,8 @@ export class WritePanel {
     this.add = h("button", { type: "button", className: "button", attrs: { "data-testid": "write-add" }, on: { click: () => this.stage() } }, icon("plus"), "Add to transaction");
     this.error = h("div", { className: "write-error", hidden: true, attrs: { "data-testid": "write-error", role: "alert" } });
     this.result = h("div", { className: "write-result", hidden: true, attrs: { "data-testid": "write-result", role: "status" } });
-    this.readOnlyNote = h("div", { className: "readonly-note", hidden: true, attrs: { "data-testid": "write-readonly" } }, icon("lock"),
-      h("span", { textContent: "This server is read-only (started with --read-only): it refuses writes, transactions and reverts. Restart it without --read-only to test writes here." }));
+    this.readOnlyText = h("span", { textContent: readOnlyText });
+    this.readOnlyNote = h("div", { className: "readonly-note", hidden: true, attrs: { "data-testid": "write-readonly" } }, icon("lock"), this.readOnlyText);
     this.fieldset = h("fieldset", { className: "write-fields" },
       field("Store", this.store),
       field("Key path", this.path.element),
@@ -50,7 +55,7 @@ export class WritePanel {
       this.error,
       this.result);
     const form = h("form", { className: "card write-form", attrs: { "data-testid": "write-form" }, on: { submit: (event) => { event.preventDefault(); this.apply(); } } },
-      h("h2", { textContent: "Write" }), this.readOnlyNote, this.fieldset);
+      h("h2", { textContent: "Write" }), this.target.element, this.readOnlyNote, this.fieldset);
     this.txnList = h("ol", { className: "txn-ops", attrs: { "data-testid": "txn-ops" } });
     this.txnTitle = h("h2", {});
     this.txnSubmit = h("button", { type: "button", className: "button button-primary", attrs: { "data-testid": "txn-submit" }, on: { click: () => this.applyTransaction() } }, "Apply transaction");
@@ -116,9 +121,12 @@ export class WritePanel {
     const key = `${store}\u0000${path}`;
     if (key === this.currentKey) return;
     this.currentKey = key;
-    const answer = path ? await this.app.bridge.ask({ type: ToWorker.value, store, path }) : null;
+    // All instances merged keep no state: there is no one current value.
+    const merged = this.app.latest.fleet?.mode === "all";
+    const answer = path && !merged ? await this.app.bridge.ask({ type: ToWorker.value, store, path }) : null;
     if (this.currentKey !== key) return;
-    setText(this.current, !answer ? "" : answer.exists ? `Now: ${short(answer.text)} (${answer.mode === "json" ? "container" : answer.mode})` : "Nothing is at this path now.");
+    setText(this.current, merged && path ? "Each instance has its own value here: pick one in the instance picker to see it."
+      : !answer ? "" : answer.exists ? `Now: ${short(answer.text)} (${answer.mode === "json" ? "container" : answer.mode})` : "Nothing is at this path now.");
   }
 
   currentOp() {
@@ -132,7 +140,7 @@ export class WritePanel {
     const store = this.store.value;
     const op = this.currentOp();
     this.submit.disabled = true;
-    const reply = await this.app.send({ kind: "write", store, op });
+    const reply = await this.app.send({ kind: "write", store, op, target: this.target.value() });
     this.submit.disabled = false;
     this.report(reply, this.error, this.result, `${op.op} ${op.path || "(root)"}`);
   }
@@ -150,7 +158,7 @@ export class WritePanel {
   async applyTransaction() {
     if (this.staged.length === 0) return;
     this.txnSubmit.disabled = true;
-    const reply = await this.app.send({ kind: "transaction", store: this.staged[0].store, ops: this.staged.map(({ op, path, json }) => ({ op, path, json })) });
+    const reply = await this.app.send({ kind: "transaction", store: this.staged[0].store, ops: this.staged.map(({ op, path, json }) => ({ op, path, json })), target: this.target.value() });
     this.txnSubmit.disabled = false;
     this.report(reply, this.txnError, this.txnResult, `transaction of ${this.staged.length} op${this.staged.length === 1 ? "" : "s"}`);
     if (reply.ok) {
@@ -159,8 +167,19 @@ export class WritePanel {
     }
   }
 
-  /** Shows the server's answer: its error message as it is, or the change it made with a link to the log. */
+  /**
+   * Shows the server's answer: its error message as it is, or the change it made with a link to the log; every
+   * instance's answer for a request to all of them.
+   */
   report(reply, errorBox, resultBox, what) {
+    if (reply.instances) {
+      errorBox.hidden = true;
+      resultBox.hidden = false;
+      resultBox.classList.toggle("write-result-mixed", !reply.ok);
+      resultBox.replaceChildren(`Sent ${what} to every live instance.`, this.answers(reply.instances, "write-answers"));
+      return;
+    }
+    resultBox.classList.remove("write-result-mixed");
     if (!reply.ok) return this.show(errorBox, resultBox, `${reply.error.code}: ${reply.error.message}`);
     errorBox.hidden = true;
     resultBox.hidden = false;
@@ -168,8 +187,18 @@ export class WritePanel {
       resultBox.replaceChildren(`Applied ${what}: nothing changed.`);
       return;
     }
+    if (!this.target.toShown()) {
+      resultBox.replaceChildren(`Applied ${what} on ${this.target.value()} as its change #${reply.seq}.`);
+      return;
+    }
     resultBox.replaceChildren(`Applied ${what} as change #${reply.seq}. `,
       h("button", { type: "button", className: "link-button", textContent: "Show in log", on: { click: () => this.app.showEntry(reply.seq) } }));
+  }
+
+  /** Each instance's answer; the change on the instance shown links to the log. */
+  answers(instances, testid) {
+    const fleet = this.app.latest.fleet;
+    return answersElement(instances, { testid, shown: fleet?.mode === "instance" ? fleet.picked : "", onShow: (seq) => this.app.showEntry(seq) });
   }
 
   show(errorBox, resultBox, message) {
@@ -188,7 +217,9 @@ export class WritePanel {
       : request.kind === "rewind" ? `rewind the stores to #${request.seq}`
       : request.kind === "transaction" ? `transaction of ${request.ops.length} op${request.ops.length === 1 ? "" : "s"} on ${request.store}`
       : `${request.op.op} ${request.op.path || "(root)"} on ${request.store}`;
-    this.results.unshift({ time: new Date().toLocaleTimeString("en-GB"), what, reply });
+    const fleet = this.app.latest.fleet;
+    const to = fleet && request.target && request.target !== fleet.picked ? ` → ${request.target === "*" ? "all" : request.target}` : "";
+    this.results.unshift({ time: new Date().toLocaleTimeString("en-GB"), what: `${what}${to}`, reply, elsewhere: to !== "" });
     this.results.length = Math.min(this.results.length, resultLimit);
     this.renderResults();
   }
@@ -198,19 +229,23 @@ export class WritePanel {
       this.resultList.replaceChildren(h("li", { className: "muted", textContent: "Nothing sent yet." }));
       return;
     }
-    this.resultList.replaceChildren(...this.results.map(({ time, what, reply }) => h("li", { className: `result ${reply.ok ? "result-ok" : "result-error"}` },
+    this.resultList.replaceChildren(...this.results.map(({ time, what, reply, elsewhere }) => h("li", { className: `result ${reply.instances ? "result-fleet" : reply.ok ? "result-ok" : "result-error"}` },
       h("span", { className: "mono muted", textContent: time }),
       h("span", { className: "result-what mono", textContent: what }),
-      reply.ok
-        ? (reply.seq === null
-          ? h("span", { className: "muted", textContent: "no change" })
-          : h("button", { type: "button", className: "link-button mono", textContent: `#${reply.seq}`, title: "Show in log", on: { click: () => this.app.showEntry(reply.seq) } }))
-        : h("span", { className: "result-error-text", title: reply.error.message, textContent: `${reply.error.code}: ${reply.error.message}` }))));
+      reply.instances
+        ? this.answers(reply.instances, "write-history-answers")
+        : reply.ok
+          ? (reply.seq === null
+            ? h("span", { className: "muted", textContent: "no change" })
+            : elsewhere
+              ? h("span", { className: "mono", textContent: `#${reply.seq}` })
+              : h("button", { type: "button", className: "link-button mono", textContent: `#${reply.seq}`, title: "Show in log", on: { click: () => this.app.showEntry(reply.seq) } }))
+          : h("span", { className: "result-error-text", title: reply.error.message, textContent: `${reply.error.code}: ${reply.error.message}` }))));
   }
 
   renderStaged() {
     setText(this.txnTitle, `Transaction${this.staged.length ? ` · ${this.staged.length} op${this.staged.length === 1 ? "" : "s"}` : ""}`);
-    this.txnSubmit.disabled = this.staged.length === 0 || this.app.readOnly();
+    this.txnSubmit.disabled = this.staged.length === 0 || this.target.readOnly(this.app.readOnly());
     this.txnClear.disabled = this.staged.length === 0;
     if (this.staged.length === 0) {
       this.txnList.replaceChildren(h("li", { className: "muted", textContent: "No ops staged. Fill in the form and use “Add to transaction”." }));
@@ -225,6 +260,7 @@ export class WritePanel {
 
   /** @param {any} latest */
   render(latest) {
+    this.target.render(latest.fleet);
     const stores = latest.stores ?? [];
     const key = stores.map((s) => s.id).join("\n");
     if (key !== this.storesKey) {
@@ -233,9 +269,11 @@ export class WritePanel {
       syncOptions(this.store, stores.map((s) => ({ value: s.id, label: s.id })), selected);
       this.refresh();
     }
-    const readOnly = this.app.readOnly();
+    // A fleet instance that is read-only refuses what is sent to it; the others may still take it.
+    const readOnly = this.target.readOnly(this.app.readOnly());
     setProp(this.fieldset, "disabled", readOnly);
     setProp(this.readOnlyNote, "hidden", !readOnly);
+    setText(this.readOnlyText, this.target.readOnlyText(readOnlyText, "to write to the others"));
     setProp(this.txnSubmit, "disabled", this.staged.length === 0 || readOnly);
   }
 

@@ -1,5 +1,7 @@
 // The WebSocket to /ws, kept open: it reconnects on its own with back-off, asks to resume after the last seq the
-// session applied, and starts over without resume when the server turns out to be another process.
+// session applied, and starts over without resume when the server turns out to be another process. On a fleet
+// dashboard it carries the instance it is for (`/ws?instance=ID`), and `stop()` ends it for good when another
+// instance is picked.
 
 import { reconnectDelay } from "../../lib/backoff.mjs";
 
@@ -8,12 +10,17 @@ import { reconnectDelay } from "../../lib/backoff.mjs";
 export class Connection {
   /**
    * @param {{url: string, token: string, resumeSeq: () => number|null, onText: (text: string) => void,
-   *   onPhase: (phase: ConnectionPhase, detail: {attempt: number, retryIn: number, reason: string}) => void}} options
-   *   `url` is the WebSocket endpoint (ws://host:port/ws)
+   *   onPhase: (phase: ConnectionPhase, detail: {attempt: number, retryIn: number, reason: string}) => void,
+   *   query?: Record<string, string>, explain?: () => Promise<{reason: string, refused: boolean}|null>}} options
+   *   `url` is the WebSocket endpoint (ws://host:port/ws); `query` more of its query (`{instance: "shop-1"}`);
+   *   `explain` says why a handshake was refused when it knows better than `/api/health` (null: it does not)
    */
-  constructor({ url, token, resumeSeq, onText, onPhase }) {
+  constructor({ url, token, resumeSeq, onText, onPhase, query = {}, explain = async () => null }) {
     this.url = url;
     this.token = token;
+    this.query = query;
+    this.explain = explain;
+    this.stopped = false;
     this.resumeSeq = resumeSeq;
     this.onText = onText;
     this.onPhase = onPhase;
@@ -31,8 +38,9 @@ export class Connection {
   }
 
   connect() {
+    if (this.stopped) return;
     const resume = this.resumeSeq();
-    const query = new URLSearchParams({ token: this.token });
+    const query = new URLSearchParams({ token: this.token, ...this.query });
     if (resume !== null) query.set("resume", String(resume));
     // While retrying, the last failure's reason stays on screen (no banner flicker at every attempt).
     this.onPhase(this.attempt === 0 ? "connecting" : "reconnecting",
@@ -57,13 +65,15 @@ export class Connection {
         this.retry(`The connection closed (${event.code}${event.reason ? `: ${event.reason}` : ""}).`);
       } else {
         // A browser never shows why a handshake failed: ask the health endpoint with the same token instead.
-        this.diagnose().then(({ reason, refused }) => { if (this.socket === null) this.retry(reason, refused); });
+        this.diagnose().then(({ reason, refused }) => { if (this.socket === null && !this.stopped) this.retry(reason, refused); });
       }
     };
   }
 
   /** Why the WebSocket was refused, found by asking `/api/health` with the same token. */
   async diagnose() {
+    const known = await this.explain().catch(() => null);
+    if (known) return known;
     const health = this.url.replace(/^ws/, "http").replace(/\/ws$/, "/api/health");
     try {
       const response = await fetch(health, { headers: { Authorization: `Bearer ${this.token}` }, cache: "no-store" });
@@ -85,6 +95,7 @@ export class Connection {
    * @param {boolean} [refused] the server refused this page (token, address): waiting alone will not help
    */
   retry(reason, refused = false) {
+    if (this.stopped) return;
     this.lastReason = reason;
     this.lastRefused = refused;
     const delay = reconnectDelay(this.attempt);
@@ -101,6 +112,18 @@ export class Connection {
     socket?.close(1000, "starting over");
     clearTimeout(this.timer);
     this.connect();
+  }
+
+  /** Ends the connection for good (another instance of the fleet was picked): no retry, no more messages. */
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      socket.onmessage = null;
+      socket.close(1000, "another instance was picked");
+    }
   }
 
   /**

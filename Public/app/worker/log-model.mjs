@@ -32,10 +32,16 @@ export class LogModel {
     }
   }
 
-  /** Whether the server can still revert entry `n` as far as the dashboard can tell. */
+  /**
+   * Whether the server can still revert entry `n` as far as the dashboard can tell. On a fleet dashboard's merged
+   * log the revert goes to the entry's instance, unless that one is read-only or gone.
+   */
   revertable(n) {
-    const { ring, epoch, readOnly } = this.session;
-    return !readOnly && ring.epoch(n) === epoch && (ring.flag(n) & (opBits.event | opBits.gap)) === 0;
+    const { ring, epoch, readOnly, merged, fleetList } = this.session;
+    if (readOnly || (ring.flag(n) & (opBits.event | opBits.gap)) !== 0) return false;
+    if (!merged) return ring.epoch(n) === epoch;
+    const instance = fleetList?.instances.find((i) => i.id === ring.instance(n));
+    return instance !== undefined && instance.state === "live" && !instance.readOnly;
   }
 
   /** One log row, formatted once per entry. @param {number} n */
@@ -51,7 +57,10 @@ export class LogModel {
 
   formatRow(n) {
     const { ring } = this.session;
-    const base = { n, seq: ring.seq(n), time: formatClock(ring.time(n)), fullTime: ring.time(n), store: ring.store(n), txn: ring.txn(n) ?? "" };
+    const base = {
+      n, seq: ring.seq(n), time: formatClock(ring.time(n)), fullTime: ring.time(n), store: ring.store(n), txn: ring.txn(n) ?? "",
+      instance: ring.instance(n),
+    };
     const flags = ring.flag(n);
     if (flags & opBits.gap) {
       const gap = parseJSON(ring.raw(n), maxMessageDepth).get("gap");
@@ -162,6 +171,9 @@ export class LogModel {
         },
       };
     });
-    return { ...row, epochOld: ring.epoch(n) !== this.session.epoch, patches, raw, version: entry?.version ?? "" };
+    return {
+      ...row, epochOld: !this.session.merged && ring.epoch(n) !== this.session.epoch, merged: this.session.merged,
+      patches, raw, version: entry?.version ?? "",
+    };
   }
 }

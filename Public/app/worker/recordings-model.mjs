@@ -36,16 +36,19 @@ export class RecordingsModel {
     this.poll = null;
     this.version = 0;
     this.sent = -1;
+    this.notHere = false;
   }
 
   /** `GET /api/recordings`: the files and the recordings in progress. */
   async load() {
+    if (this.notHere) return;
     // A listing on screen stays while it is read again (every second while recording): nothing to send yet.
     if (this.status !== "ready" && this.status !== "loading") {
       this.status = "loading";
       this.changed();
     }
     const answer = await getJSON(this, "/api/recordings", "the recordings", readRecordingsListing);
+    if (this.notHere) return;
     if (answer.status === "ready") {
       this.files = answer.body.recordings;
       this.active = answer.body.active;
@@ -58,6 +61,17 @@ export class RecordingsModel {
       this.status = "error";
       this.message = answer.message;
     }
+    this.changed();
+  }
+
+  /**
+   * Recordings cannot be reached here (a fleet dashboard does not carry an instance's): the Record button goes
+   * and the Replay tab says why, whatever a listing on its way would say.
+   * @param {string} message
+   */
+  notAvailable(message) {
+    this.notHere = true;
+    this.unavailable(message);
     this.changed();
   }
 
@@ -188,6 +202,7 @@ export class RecordingsModel {
     this.sent = this.version;
     return {
       status: this.status, message: this.message, files: this.files, active: this.active, recording: this.recording, busy: this.busy,
+      notHere: this.notHere,
     };
   }
 }

@@ -1,6 +1,8 @@
 // Everything the dashboard knows, kept off the page's thread: the mirror of the stores, the log ring and its
 // filtered view, the subscriptions, what just changed, and the problems worth a banner. It reads server
-// messages (already text) and answers the questions the view models ask.
+// messages (already text) and answers the questions the view models ask. On a fleet dashboard's merged stream
+// (`/ws?instance=*`, docs/fleet.md) it keeps the log of every instance and their list, and no mirror: each
+// instance numbers its own changes.
 
 import { FilteredLog, compileFilter, noFilter } from "../../lib/log-filter.mjs";
 import { LogRing, opBits } from "../../lib/log-ring.mjs";
@@ -37,6 +39,18 @@ export class Session {
     /** @type {{name: string, version: string, pid: number}|null} */
     this.server = null;
     this.readOnly = false;
+    /**
+     * What the server's hello said the stream is: undefined before it, null for a single server, an instance id
+     * for one instance of a fleet dashboard, "*" for all of them merged.
+     * @type {string|null|undefined}
+     */
+    this.instance = undefined;
+    /** The fleet's name on a fleet dashboard. @type {string|null} */
+    this.fleetName = null;
+    /** The fleet's instances, from the merged stream's `fleet` messages. @type {import("../../lib/fleet.mjs").FleetList|null} */
+    this.fleetList = null;
+    /** The seq the mirror had when a fleet instance's stream reconnected (its server does not resume). */
+    this.reconnectFrom = null;
     this.epoch = 0;
     this.entriesReceived = 0;
     this.outOfSync = false;
@@ -52,7 +66,12 @@ export class Session {
      */
     this.onEntries = null;
     // Version counters: a view model is rebuilt only when what it shows has changed.
-    this.versions = { stores: 0, data: 0, log: 0, subscriptions: 0, problems: 0, server: 0 };
+    this.versions = { stores: 0, data: 0, log: 0, subscriptions: 0, problems: 0, server: 0, fleet: 0 };
+  }
+
+  /** Whether this is a fleet dashboard's merged stream (every instance's log, no mirror). */
+  get merged() {
+    return this.instance === "*";
   }
 
   /**
@@ -84,8 +103,12 @@ export class Session {
       case "snapshot": this.snapshot(message); break;
       case "changes": this.changes(message.entries); break;
       case "subscriptions": this.setSubscriptions(message.list); break;
-      case "gap": this.gap(message.from, message.to); break;
+      case "gap": this.gap(message.from, message.to, message.instance); break;
       case "reply": this.reply(message); break;
+      case "fleet":
+        this.fleetList = { fleet: message.fleet, instances: message.instances };
+        this.versions.fleet++;
+        break;
       default: break; // unknown message types are for newer dashboards
     }
     return "ok";
@@ -103,14 +126,25 @@ export class Session {
       return "restart";
     }
     if (!previous || previous.pid !== message.server.pid) this.epoch++;
+    // A fleet dashboard does not resume: the changes until its snapshot are a hole in this log (see snapshot).
+    this.reconnectFrom = message.instance && previous ? this.mirror.seq : null;
     this.server = message.server;
     this.readOnly = message.readOnly;
+    this.instance = message.instance;
+    this.fleetName = message.fleet;
     this.versions.server++;
     this.dismiss("connection");
     return "ok";
   }
 
   snapshot(message) {
+    if (this.instance && this.mirror.seq !== null && message.seq < this.mirror.seq) {
+      // A fleet instance that restarted numbers from 1 again: its old entries are another process's.
+      this.epoch++;
+    } else if (this.reconnectFrom !== null && message.seq > this.reconnectFrom) {
+      this.gap(this.reconnectFrom + 1, message.seq);
+    }
+    this.reconnectFrom = null;
     this.mirror.load(message);
     this.outOfSync = false;
     this.dismiss("sync");
@@ -121,6 +155,7 @@ export class Session {
   }
 
   changes(entries) {
+    if (this.merged) return this.mergedChanges(entries);
     const now = this.now();
     let storesChanged = false;
     for (const entry of entries) {
@@ -143,6 +178,18 @@ export class Session {
     this.onEntries?.(entries);
   }
 
+  /** A merged stream's entries (each names its instance): into the log only. */
+  mergedChanges(entries) {
+    const stores = this.ring.stores.ids.length;
+    for (const entry of entries) {
+      this.entriesReceived++;
+      this.record(entry);
+    }
+    if (this.ring.stores.ids.length !== stores) this.versions.stores++;
+    this.versions.log++;
+    this.onEntries?.(entries);
+  }
+
   /** Adds an entry to the log ring and to the filtered view. */
   record(entry) {
     const n = this.ring.push(entry, this.epoch);
@@ -150,13 +197,20 @@ export class Session {
     this.filtered.offer(n);
   }
 
-  gap(from, to) {
+  /**
+   * @param {number} from
+   * @param {number} to
+   * @param {string} [instance] the instance whose changes were missed (a fleet dashboard's merged stream)
+   */
+  gap(from, to, instance) {
     // On a fresh page the gap is only the history the server no longer keeps: no banner for that.
-    if (this.mirror.seq !== null) {
+    if (instance) {
+      if (this.entriesReceived > 0) this.report(`gap:${instance}`, `Missed changes ${from}…${to} of ${instance} (the dashboard fell behind the fleet); the log has a hole there.`, "notice");
+    } else if (this.mirror.seq !== null) {
       this.report("gap", `Missed changes ${from}…${to} (the dashboard fell behind the server's log); the state was reloaded, the log has a hole there.`, "notice");
     }
     const raw = `{"gap":{"from":${from},"to":${to}}}`;
-    this.record({ seq: to, time: new Date(this.now()).toISOString(), store: "", txn: null, event: "gap", patches: [], raw });
+    this.record({ seq: to, time: new Date(this.now()).toISOString(), store: "", txn: null, event: "gap", patches: [], raw, instance });
     this.versions.log++;
   }
 

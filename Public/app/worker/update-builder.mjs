@@ -4,6 +4,7 @@
 
 import { ToPage } from "../../lib/messages.mjs";
 import { valueAtPath } from "../../lib/mirror.mjs";
+import { fleetMode } from "./fleet-model.mjs";
 import { subscriptionRows } from "../../lib/subscriptions.mjs";
 
 /** How often the subscriptions panel is refreshed while only the data moves (its "missing path" marks). */
@@ -70,14 +71,17 @@ export class UpdateBuilder {
         seq: session.mirror.seq, entriesReceived: session.entriesReceived, entriesKept: session.ring.size,
         rate: this.entryRate(now), subscriptions: session.subscriptions.length,
       },
-      conn: { ...this.phase, server: session.server, readOnly: session.readOnly, outOfSync: session.outOfSync },
+      conn: {
+        ...this.phase, server: session.server, readOnly: session.readOnly, outOfSync: session.outOfSync,
+        instance: session.instance ?? null, fleet: session.fleetName, mode: fleetMode(session),
+      },
     };
     if (sent.problems !== session.versions.problems) {
       sent.problems = session.versions.problems;
       update.problems = session.problems.map(({ key, message, count, level }) => ({ key, message, count, level }));
     }
     const searches = view.panel === "stores" ? tree.search(view.search) : null;
-    update.stores = [...session.mirror.stores.values()]
+    update.stores = session.merged ? this.loggedStores() : [...session.mirror.stores.values()]
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .map((s) => ({
         id: s.id, scope: s.scope, storage: s.storage, version: s.version, size: s.root.size,
@@ -96,6 +100,17 @@ export class UpdateBuilder {
       // The feature panels' sections come from their own models (the worker adds them).
       default: return update;
     }
+  }
+
+  /**
+   * A merged stream has no mirror: its stores are those its log has seen (for the log's filter and the write
+   * form), without sizes.
+   */
+  loggedStores() {
+    return this.session.ring.stores.ids.filter((id) => id !== "").sort().map((id) => {
+      const slash = id.indexOf("/");
+      return { id, scope: id.slice(0, slash), storage: id.slice(slash + 1), version: "", size: 0, changedAt: 0, matches: null };
+    });
   }
 
   addStores(update, storeId, now) {
@@ -150,7 +165,8 @@ export class UpdateBuilder {
   /** A `?entry=SEQ` link selects that change once it is in the log (it may still be on its way). */
   selectEntryFromURL() {
     const { view, log, session } = this;
-    if (view.entry === null || log.selected !== null) return;
+    // On a merged log a seq names a change of each instance: a link to one selects nothing.
+    if (view.entry === null || log.selected !== null || session.merged) return;
     const n = session.ring.find(view.entry, session.epoch);
     if (n >= 0) {
       log.selected = n;

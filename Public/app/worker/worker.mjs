@@ -1,20 +1,26 @@
 // The dashboard's worker: owns the WebSocket, reads every frame, keeps the session, and sends the page compact
 // updates for what is on screen. Updates go out one at a time: the next only after the page says it drew the last
 // (an "ack" from its animation frame), so a flood of changes never floods the page. While time travelling, the
-// panels draw from the replay's session and models instead of the live ones; the live connection keeps going.
+// panels draw from the replay's session and models instead of the live ones; the live connection keeps going. On a
+// fleet dashboard (docs/fleet.md) the live connection is to the instance picked (`/ws?instance=ID`) or to all of
+// them merged (`/ws?instance=*`), and picking another starts a new live session.
 
 import { completePath } from "../../lib/complete.mjs";
 import { ToPage, ToWorker, answerType } from "../../lib/messages.mjs";
 import { valueAtPath } from "../../lib/mirror.mjs";
-import { featurePanels, livePanels } from "../../lib/panels.mjs";
-import { revertRequest, resyncRequest, rewindRequest, transactionRequest, tuneRemoveRequest, tuneRequest, writeRequest } from "../../lib/requests.mjs";
+import { livePanels } from "../../lib/panels.mjs";
+import { resyncRequest } from "../../lib/requests.mjs";
 import { editorFor } from "../../lib/value-input.mjs";
 import { Connection } from "./connection.mjs";
-import { featureModels } from "./feature-models.mjs";
+import { FeaturePanels } from "./feature-panels.mjs";
+import { FleetChannel } from "./fleet-channel.mjs";
+import { FleetModel, fleetMode } from "./fleet-model.mjs";
 import { HistoryModel } from "./history-model.mjs";
 import { LogModel } from "./log-model.mjs";
+import * as panelActions from "./panel-actions.mjs";
 import { RecordingsModel } from "./recordings-model.mjs";
 import { ReplayModel } from "./replay-model.mjs";
+import { RequestRouter, rewindResult } from "./request-router.mjs";
 import { Session } from "./session.mjs";
 import { TreeModel } from "./tree-model.mjs";
 import { UpdateBuilder } from "./update-builder.mjs";
@@ -24,14 +30,25 @@ let live;
 /** @type {import("./replay-model.mjs").ReplayParts} what the panels show: `live`, or the replay's parts */
 let shown;
 let connection;
-/** @type {Map<string, any>} the feature panels' models (feature-models.mjs), by panel name */
-const features = new Map();
+/** @type {FeaturePanels} the feature panels' models of the live session */
+let features;
 let recordings;
 let replay;
+/** @type {((message: any) => void)|undefined} time travel's actions on `replay` */
+let replayAction;
+/** @type {FleetModel} the fleet's instances (for the picker) */
+let fleet;
+/** @type {RequestRouter} */
+let router;
+/** How often the worker left the instance the page asked for on its own (the fleet does not list it). */
+let fleetMoves = 0;
+/** Where the server is: `url` its WebSocket endpoint, `origin` its http://host:port. */
+const server = { url: "", origin: "", token: "" };
 /** @type {{store: string, path: string}|null} */
 let pendingReveal = null;
 const view = {
-  panel: "stores", store: "", path: "", search: "", entry: null,
+  panel: "stores", store: "", path: "", search: "", entry: null, instance: "",
+  filter: null, order: "newest", limit: 100_000,
   tree: { start: 0, count: 80 }, log: { visible: 40, count: 120 }, history: { start: 0, count: 80 },
 };
 const phase = { phase: "connecting", attempt: 0, retryIn: 0, reason: "", refused: false };
@@ -67,7 +84,7 @@ function handle(message) {
       live.session.send(resyncRequest(live.session.nextRequestId++));
       return;
     case ToWorker.recordings: return recordingsAction(message);
-    case ToWorker.replay: return replayAction(message);
+    case ToWorker.replay: return replayAction?.(message);
     case ToWorker.rewindPreview: return postMessage({ type: ToPage.rewindPreview, tag: message.tag, ...live.session.rewindPreview(message.seq) });
     case ToWorker.dismiss:
       shown.session.dismiss(message.key);
@@ -78,68 +95,147 @@ function handle(message) {
 
 /** A feature panel's message (its type is the panel's name): its model acts, and may answer the page. */
 function featureAction(message) {
-  const model = features.get(message.type);
-  if (!model) return;
-  model.act(message, (data) => postMessage({ type: answerType(message.type), tag: message.tag, ...data }));
-  markDirty();
+  if (features.act(message, (data) => postMessage({ type: answerType(message.type), tag: message.tag, ...data }))) markDirty();
 }
 
 function start({ url, token, state }) {
-  const session = new Session({ limit: state.limit, send: (text) => connection.send(text) });
-  const log = new LogModel(session);
-  const tree = new TreeModel(session);
-  const history = new HistoryModel(session, log);
   // The HTTP endpoints are on the WebSocket's host and port.
   const origin = url.replace(/^ws/, "http").replace(/\/ws$/, "");
-  for (const name of featurePanels) features.set(name, new featureModels[name](session, { origin, token, onChange: markDirty }));
-  recordings = new RecordingsModel(session, { origin, token, onChange: markDirty });
+  Object.assign(server, { url, origin, token });
+  fleet = new FleetModel({ origin, token, onChange: markDirty });
+  router = new RequestRouter({ channel: new FleetChannel({ url, token }) });
+  features = new FeaturePanels({ origin, token, onChange: markDirty });
   replay = new ReplayModel({ origin, token, view, onChange: replayChanged });
-  session.onEntries = (entries) => {
-    for (const model of features.values()) model.noteChanges?.(entries);
-  };
-  const updates = new UpdateBuilder({ session, tree, log, history, view, phase });
-  live = { session, tree, log, history, updates };
-  shown = live;
-  Object.assign(view, { panel: state.panel, store: state.store, path: state.path, search: state.search, entry: state.entry });
+  replayAction = panelActions.replayActions(replay);
+  Object.assign(view, {
+    panel: state.panel, store: state.store, path: state.path, search: state.search, entry: state.entry,
+    filter: state.filter, order: state.order, limit: state.limit,
+  });
   if (state.path) pendingReveal = { store: state.store, path: state.path };
-  session.logView.order = state.order;
-  session.setFilter(state.filter);
   replay.logViewChanged({ filter: state.filter, order: state.order });
   if (state.replay && token) replay.loadServer(state.replay, state.seq ?? 0);
+  openLive(token ? state.instance : "");
   if (!token) {
     Object.assign(phase, { phase: "stopped", reason: "This page needs the token: open the URL the server printed (…/?token=…)." });
     return markDirty();
   }
-  showPanels();
+  // A quiet second still changes what is on screen: deliveries per second fall to 0, ages grow.
+  setInterval(markDirty, 1000);
+}
+
+/**
+ * Starts a live session and its connection: to the server's `/ws`, or on a fleet dashboard to one instance
+ * (`instance`) or to all of them ("" asks for the server's default, which is all of them). The session before
+ * (another instance's) ends.
+ * @param {string} instance
+ */
+function openLive(instance) {
+  connection?.stop();
+  live?.session.disconnected();
+  view.instance = instance;
+  // Entry numbers go on from the last session's, so the page never mistakes a new entry for an old one.
+  const session = new Session({ limit: view.limit, send: (text) => connection.send(text), firstEntry: live?.session.ring.end ?? 0 });
+  const log = new LogModel(session);
+  const tree = new TreeModel(session);
+  const history = new HistoryModel(session, log);
+  session.onEntries = (entries) => features.noteChanges(entries);
+  const updates = new UpdateBuilder({ session, tree, log, history, view, phase });
+  const wasShown = shown === live;
+  live = { session, tree, log, history, updates };
+  if (wasShown || !shown) {
+    shown = live;
+    shown.updates.forget();
+    if (view.path) pendingReveal = { store: view.store, path: view.path };
+  }
+  session.logView.order = view.order;
+  if (view.filter) session.setFilter(view.filter);
+  features.make(session, Boolean(instance));
+  recordings = new RecordingsModel(session, { origin: server.origin, token: server.token, onChange: markDirty });
+  fleet.follow(session);
+  if (!server.token) return;
   connection = new Connection({
-    url,
-    token,
+    url: server.url,
+    token: server.token,
+    query: instance ? { instance } : {},
+    explain: instance ? () => explainRefusal(instance) : undefined,
     resumeSeq: () => session.resumeSeq(),
     onText: receive,
     onPhase: (next, detail) => {
       if (next === "reconnecting" && phase.phase === "connected") session.disconnected();
       Object.assign(phase, { phase: next, ...detail });
+      // A server that does not answer never says what it is: the panels try their own reads (and say why not).
+      if (next === "reconnecting") startPanels();
       markDirty();
     },
   });
   connection.start();
+  markDirty();
+}
+
+/**
+ * The panels' own reads (the feature panels' HTTP, the recordings for the Record button) start once the hello said
+ * what the server is, so that a fleet dashboard is never asked for an instance's routes.
+ */
+function startPanels() {
+  if (live.started) return;
+  live.started = true;
+  showPanels();
   // Whether the server keeps recordings (the Record button), and one in progress (after a reload).
-  recordings.load();
-  // A quiet second still changes what is on screen: deliveries per second fall to 0, ages grow.
-  setInterval(markDirty, 1000);
+  if (features.onFleet) fleetRecordings();
+  else recordings.load();
+}
+
+/** The fleet dashboard keeps no recordings of its own and does not carry an instance's: the Record button goes. */
+function fleetRecordings() {
+  if (recordings.notHere) return;
+  recordings.notAvailable("Recordings are made and kept by each instance's own inspector, which the fleet dashboard does not carry: record from the instance's own dashboard (or keyscope record against it). A file you choose here replays as usual.");
+}
+
+/**
+ * Why `/ws?instance=ID` was refused: an instance the fleet does not list (the link is old, or for another fleet)
+ * leaves for all of them, with a banner saying so.
+ * @param {string} instance
+ */
+async function explainRefusal(instance) {
+  await fleet.load();
+  if (fleet.knows(instance) !== false) return null;
+  setTimeout(() => {
+    fleetMoves++;
+    openLive("");
+    live.session.report("fleet", `No instance "${instance}" in this fleet (the link may be older than the instance, or for another fleet): showing all instances.`, "notice");
+  }, 0);
+  return { reason: `No instance "${instance}" in this fleet.`, refused: true };
 }
 
 function receive(text) {
   const { session } = live;
   const wasConnected = phase.phase === "connected";
+  const before = fleetMode(session);
   if (session.receive(text) === "restart") {
     session.report("restart", "The server restarted (another process); loading its state from the start.", "notice");
     connection.restart();
   } else if (!wasConnected && session.server) {
     connection.confirm();
   }
+  if (fleetMode(session) !== before) modeKnown(session);
+  fleet.follow(session);
   revealLinkedPath();
   markDirty();
+}
+
+/** The hello said what the stream is: a fleet dashboard's panels get their fleet models, and no recordings. */
+function modeKnown(session) {
+  const onFleet = session.instance !== null;
+  if (onFleet !== features.onFleet) features.make(session, onFleet);
+  if (onFleet) fleetRecordings();
+  else if (view.instance || recordings.notHere) {
+    // The link named an instance, but this is a single server: it has recordings of its own.
+    view.instance = "";
+    recordings = new RecordingsModel(session, { origin: server.origin, token: server.token, onChange: markDirty });
+    if (live.started) recordings.load();
+  }
+  if (live.started) showPanels();
+  else startPanels();
 }
 
 /** The path in the page's URL is shown in the tree (its ancestors expanded) as soon as its store exists. */
@@ -154,8 +250,15 @@ function revealLinkedPath() {
 
 function changeView(patch) {
   // The replay's place in the URL (`replay`, `seq`) is for reloads; the worker follows the replay itself.
-  const { filter, order, limit, replay: _replay, seq: _seq, ...rest } = patch;
+  const { filter, order, limit, instance, replay: _replay, seq: _seq, ...rest } = patch;
   Object.assign(view, rest);
+  if (filter) view.filter = filter;
+  if (order) view.order = order;
+  if (limit) view.limit = limit;
+  // Another instance of the fleet: a new live session (a single server has no instances to pick).
+  if (instance !== undefined && instance !== view.instance && live.session.instance) {
+    openLive(instance);
+  }
   // Filters and order apply to both logs, live and replayed; the size limit is the live log's.
   for (const { session } of shown === live ? [live] : [live, shown]) {
     if (filter) session.setFilter(filter);
@@ -184,85 +287,35 @@ function replayChanged() {
   markDirty();
 }
 
-function treeAction({ action, store, path, count, key }) {
-  const { tree } = shown;
-  if (action === "toggle") tree.setExpanded(store, path);
-  else if (action === "more") tree.showMore(store, path, count);
-  else if (action === "reveal") tree.reveal(store, path);
-  else if (action === "move") {
-    const next = tree.move(view, key);
-    if (next !== null) {
-      view.path = next;
-      postMessage({ type: ToPage.select, path: next });
-    }
-  }
+function treeAction(message) {
+  const selected = panelActions.treeAction(shown, view, message);
+  if (selected !== null) postMessage({ type: ToPage.select, path: selected });
   markDirty();
 }
 
-function logAction({ action, delta, n }) {
-  const { session, log, updates } = shown;
-  const logView = session.logView;
-  if (action === "pause") logView.pausedAt = session.ring.end;
-  else if (action === "resume") {
-    logView.pausedAt = null;
-    logView.anchor = { pinned: true };
-  } else if (action === "clear") session.clearLog();
-  else if (action === "select") log.selected = n;
-  else if (action === "close") log.selected = null;
-  else if (action === "move") {
-    const row = log.move(delta);
-    if (row >= 0) revealLogRow(row);
-  }
-  updates.logViewChanged();
+function logAction(message) {
+  panelActions.logAction(shown, view, message);
   markDirty();
 }
 
-/** Keeps a row the keyboard moved to on screen by moving the anchor. */
-function revealLogRow(row) {
-  const logView = shown.session.logView;
-  const first = logView.firstRow(view.log.visible);
-  if (row < first) logView.scrollTo(row, view.log.visible);
-  else if (row >= first + view.log.visible - 1) logView.scrollTo(row - view.log.visible + 2, view.log.visible);
-}
-
-function sendRequest({ tag, kind, store, op, ops, seq, key, json }) {
-  const build = {
-    write: (id) => writeRequest(id, store, op),
-    transaction: (id) => transactionRequest(id, store, ops),
-    revert: (id) => revertRequest(id, seq),
-    tune: (id) => tuneRequest(id, key, json),
-    untune: (id) => tuneRemoveRequest(id, key),
-    rewind: (id) => rewindRequest(id, seq),
-  }[kind];
+function sendRequest({ tag, ...request }) {
   // Requests go to the live server only: a replay is read-only.
-  live.session.request(build, (reply) => {
+  router.send(live.session, request).then((reply) => {
+    const { kind, seq } = request;
     const result = kind === "rewind" && reply.ok ? rewindResult(reply.result) : null;
     if (kind === "rewind" && !reply.ok) {
       live.session.report("rewind", `Rewind to #${seq} refused (${reply.error.code}): ${reply.error.message}`, "notice");
       markDirty();
     }
-    postMessage({ type: ToPage.reply, tag, ok: reply.ok, seq: reply.seq ?? null, error: reply.error ?? null, result });
+    postMessage({ type: ToPage.reply, tag, ok: reply.ok, seq: reply.seq, error: reply.error, result, instances: reply.instances ?? null });
   });
-}
-
-/** A rewind's result (`{"seq", "changes", "stores", "skipped"}`) as plain data for the page. */
-function rewindResult(result) {
-  if (!(result instanceof Map)) return null;
-  const stores = result.get("stores");
-  const skipped = result.get("skipped");
-  return {
-    changes: typeof result.get("changes") === "number" ? result.get("changes") : 0,
-    stores: Array.isArray(stores) ? stores.filter((s) => typeof s === "string") : [],
-    skipped: Array.isArray(skipped)
-      ? skipped.filter((s) => s instanceof Map).map((s) => ({ store: String(s.get("store") ?? ""), reason: String(s.get("reason") ?? "") }))
-      : [],
-  };
 }
 
 /** Tells each feature panel's model whether its panel is shown (they fetch their data while it is). */
 function showPanels() {
-  for (const [name, model] of features) model.setShown?.(view.panel === name);
-  if (view.panel === "replay") recordings.load();
+  if (!live.started) return;
+  features.show(view.panel);
+  if (view.panel === "replay" && !features.onFleet) recordings.load();
 }
 
 /** The Record button's and the Replay tab's requests about the server's recordings. */
@@ -270,44 +323,12 @@ function recordingsAction({ tag, action, id }) {
   const answer = (data) => postMessage({ type: ToPage.recordingsAnswer, tag, ...data });
   switch (action) {
     case "reload":
-      recordings.load();
+      if (!features.onFleet) recordings.load();
       return markDirty();
     case "start": return void recordings.start().then(answer);
     case "stop": return void recordings.stop().then(answer);
     case "download": return void recordings.download(id).then(answer);
   }
-}
-
-/** Time travel: load a recording, move through it, play, leave. */
-function replayAction({ action, file, id, seq, delta, speed }) {
-  switch (action) {
-    case "load-file": return void replay.loadFile(file);
-    case "load-server": return void replay.loadServer(id, seq ?? 0);
-    case "seek": return seekSoon(seq);
-    case "step": return replay.step(delta);
-    case "play": return replay.play();
-    case "pause": return replay.pause();
-    case "speed": return replay.setSpeed(speed);
-    case "exit": return replay.exit();
-  }
-}
-
-let wantedSeq = null;
-
-/**
- * A scrubber sends many seeks while it moves: only the latest one still waiting when the worker gets to it is made.
- * @param {number} seq
- */
-function seekSoon(seq) {
-  const scheduled = wantedSeq !== null;
-  wantedSeq = seq;
-  replay.pause();
-  if (scheduled) return;
-  setTimeout(() => {
-    const target = wantedSeq;
-    wantedSeq = null;
-    replay.goTo(target);
-  }, 0);
 }
 
 function valueEditor(storeId, path) {
@@ -332,11 +353,12 @@ function flush() {
   credit = false;
   const update = shown.updates.build();
   // The visible feature panel's section (as the update builder does for the others); they show the live server.
-  const feature = features.get(view.panel);
-  const section = feature && (shown === live || !livePanels.includes(view.panel)) ? feature.build() : undefined;
+  const section = shown === live || !livePanels.includes(view.panel) ? features.build(view.panel) : undefined;
   if (section) update[view.panel] = section;
   const listing = recordings.build();
   if (listing) update.recordings = listing;
+  const instances = fleet.build(update.now, { following: view.instance, moved: fleetMoves });
+  if (instances) update.fleet = instances;
   // The replay's section goes out when it changed (every step while playing, never while idle).
   const replaying = replay.build();
   if (replaying) update.replay = replaying;

@@ -79,3 +79,40 @@ def wait_for(driver: WebDriver, condition, what: str, timeout: float = 15):
 
 def by_testid(driver: WebDriver, testid: str):
     return driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
+
+
+# MARK: - The fleet dashboard (Public/README.md, "Test hooks")
+
+_VISIBLE = """
+return [...document.querySelectorAll(arguments[0])]
+  .filter((e) => e.getClientRects().length > 0)
+  .map((e) => Object.assign({text: e.textContent.trim()}, e.dataset));
+"""
+
+
+def visible(driver: WebDriver, selector: str) -> list[dict]:
+    """The elements matching `selector` that are laid out on screen, each as its `data-*` attributes plus `text`
+    (virtualised lists keep hidden rows around; these are left out)."""
+    return driver.execute_script(_VISIBLE, selector)
+
+
+def picker_options(driver: WebDriver) -> dict[str, dict]:
+    """The instance picker's options by `data-instance` ("*" for all instances), each with `state` and the text
+    of its cells (`cells`: instance, host, pid, version, state, last seen, rate)."""
+    return driver.execute_script("""
+      return Object.fromEntries([...document.querySelectorAll('[data-testid="instance-option"]')].map((e) =>
+        [e.dataset.instance, {state: e.dataset.state, selected: e.getAttribute('aria-selected') === 'true',
+                              cells: [...e.children].map((c) => c.textContent.trim())}]));
+    """)
+
+
+def fleet_answers(driver: WebDriver, list_testid: str) -> dict[str, dict]:
+    """Each instance's answer in the first visible list with that test id (`write-answers`, `tunable-answers`):
+    {instance: {"ok": bool, "code": str, "text": str}}."""
+    return driver.execute_script("""
+      const list = [...document.querySelectorAll(`[data-testid="${arguments[0]}"]`)]
+        .find((e) => e.getClientRects().length > 0);
+      if (!list) return null;
+      return Object.fromEntries([...list.querySelectorAll('[data-testid="fleet-answer"]')].map((e) =>
+        [e.dataset.instance, {ok: e.dataset.ok === 'true', code: e.dataset.code, text: e.textContent.trim()}]));
+    """, list_testid)
