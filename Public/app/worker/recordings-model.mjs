@@ -1,7 +1,9 @@
 // The server's recordings in the worker (docs/recording.md "HTTP"): the listing (`GET /api/recordings`, read when
 // the page starts, so the Record button knows whether the server keeps recordings and finds one in progress after a
 // reload, when the Replay tab is shown and after each recording ends), the Record button's recording
-// (`POST /api/recordings`, its event count polled every second, `POST …/stop`), and downloads of listed files.
+// (`POST /api/recordings`, its event count polled every second, `POST …/stop`), and downloads of listed files. On a
+// fleet dashboard the Record button records the instance shown (`POST /api/recordings?instance=ID`, docs/fleet.md):
+// the dashboard keeps the file.
 
 import { parseJSON } from "../../lib/json-reader.mjs";
 import { endedText, readRecordingStatus, readRecordingsListing, recordingPath } from "../../lib/recordings.mjs";
@@ -15,11 +17,14 @@ export const pollIntervalMs = 1000;
 export class RecordingsModel {
   /**
    * @param {import("./session.mjs").Session} session the live session (its banners report what went wrong)
-   * @param {{origin: string, token: string, onChange: () => void, fetch?: typeof fetch,
+   * @param {{origin: string, token: string, onChange: () => void, fetch?: typeof fetch, instance?: string,
    *   clock?: {setRepeat?: (f: () => void, ms: number) => any, clearRepeat?: (t: any) => void}}} options
+   *   `instance`: on a fleet dashboard, the instance a recording started here records
    */
-  constructor(session, { origin, token, onChange, fetch = (...args) => globalThis.fetch(...args), clock = {} }) {
-    Object.assign(this, { session, origin, token, onChange, fetch });
+  constructor(
+    session, { origin, token, onChange, fetch = (...args) => globalThis.fetch(...args), clock = {}, instance = "" },
+  ) {
+    Object.assign(this, { session, origin, token, onChange, fetch, instance });
     this.setRepeat = clock.setRepeat ?? ((f, ms) => setInterval(f, ms));
     this.clearRepeat = clock.clearRepeat ?? ((t) => clearInterval(t));
     /** @type {RecordingsStatus} */
@@ -111,13 +116,14 @@ export class RecordingsModel {
   }
 
   /**
-   * Starts a recording of the service (`POST /api/recordings` with `{}`).
+   * Starts a recording of the service (`POST /api/recordings` with `{}`; with `?instance=ID` on a fleet dashboard).
    * @returns {Promise<{ok: boolean, message: string}>}
    */
   async start() {
     this.busy = "starting";
     this.changed();
-    const answer = await this.post("/api/recordings", "start the recording");
+    const target = this.instance ? `/api/recordings?instance=${encodeURIComponent(this.instance)}` : "/api/recordings";
+    const answer = await this.post(target, this.instance ? `record ${this.instance}` : "start the recording");
     this.busy = "";
     if (answer.ok) {
       this.recording = readRecordingStatus(answer.body.get("recording"));

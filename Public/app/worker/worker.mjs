@@ -150,7 +150,9 @@ function openLive(instance) {
   session.logView.order = view.order;
   if (view.filter) session.setFilter(view.filter);
   features.make(session, Boolean(instance));
-  recordings = new RecordingsModel(session, { origin: server.origin, token: server.token, onChange: markDirty });
+  recordings = new RecordingsModel(session, {
+    origin: server.origin, token: server.token, onChange: markDirty, instance: instance === "*" ? "" : instance,
+  });
   fleet.follow(session);
   if (!server.token) return;
   connection = new Connection({
@@ -185,10 +187,17 @@ function startPanels() {
   else recordings.load();
 }
 
-/** The fleet dashboard keeps no recordings of its own and does not carry an instance's: the Record button goes. */
+/**
+ * On a fleet dashboard the Record button records the instance shown, and the dashboard keeps the files; with all
+ * instances shown there is none to record: the button goes, and the Replay tab says why.
+ */
 function fleetRecordings() {
   if (recordings.notHere) return;
-  recordings.notAvailable("Recordings are made and kept by each instance's own inspector, which the fleet dashboard does not carry: record from the instance's own dashboard (or keyscope record against it). A file you choose here replays as usual.");
+  if (recordings.instance) {
+    recordings.load();
+    return;
+  }
+  recordings.notAvailable("A recording follows one instance: pick one in the instance list to record it. A file you choose here replays as usual.");
 }
 
 /**

@@ -116,3 +116,21 @@ def fleet_answers(driver: WebDriver, list_testid: str) -> dict[str, dict]:
       return Object.fromEntries([...list.querySelectorAll('[data-testid="fleet-answer"]')].map((e) =>
         [e.dataset.instance, {ok: e.dataset.ok === 'true', code: e.dataset.code, text: e.textContent.trim()}]));
     """, list_testid)
+
+
+# Saving a file from the page, caught: CATCH_SAVES (run before the page saves) keeps every Blob given to
+# URL.createObjectURL and every download name clicked; SAVED (an async script) answers {name, text} of the first.
+CATCH_SAVES = """
+window.__keyscopeSaved = [];
+const create = URL.createObjectURL.bind(URL);
+URL.createObjectURL = (blob) => { window.__keyscopeSaved.push(blob); return create(blob); };
+HTMLAnchorElement.prototype.click = function () { window.__keyscopeSaved.push(this.download); };
+"""
+SAVED = """
+const done = arguments[arguments.length - 1];
+const saved = window.__keyscopeSaved ?? [];
+const blob = saved.find((item) => item instanceof Blob);
+const name = saved.find((item) => typeof item === 'string') ?? null;
+if (!blob) return done(null);
+blob.text().then((text) => done({name, text}));
+"""

@@ -10,6 +10,8 @@ only on screen. Every wait is an explicit condition; nothing asserts on timing.
 
 from __future__ import annotations
 
+import json
+
 import sys
 import time
 from pathlib import Path
@@ -24,7 +26,9 @@ from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dashboard import by_testid, console_errors, fleet_answers, picker_options, visible, wait_connected, wait_for  # noqa: E402
+from dashboard import (  # noqa: E402
+    CATCH_SAVES, SAVED, by_testid, console_errors, fleet_answers, picker_options, visible, wait_connected, wait_for,
+)
 from fleet_support import fleet_instances, start_fleet, start_instance, wait_live  # noqa: E402
 from headless import dashboard_url  # noqa: E402
 from redis_support import RedisServer  # noqa: E402
@@ -264,8 +268,32 @@ def test_panels_the_fleet_does_not_carry_say_so(browser, request, fleet):
                         f"the {panel} panel does not say it is not available here")
         assert "fleet dashboard does not carry" in note["text"], note
         assert not visible(page, f'[data-testid="{panel}-empty"]'), f"{panel} shows its empty card instead"
-    assert not by_testid(page, "record-button").is_displayed()
     assert_no_console_error(page)
+
+
+def test_the_record_button_records_the_instance_shown(browser, request, fleet):
+    page = open_dashboard(browser, request, fleet)
+    assert not by_testid(page, "record-button").is_displayed(), "Record shows with all instances (none to record)"
+    pick(page, "shop-1")
+    button = wait_for(page, lambda d: (b := by_testid(d, "record-button")).is_displayed() and b,
+                      "the Record button does not show for shop-1")
+    page.execute_script(CATCH_SAVES)
+    button.click()
+    wait_for(page, lambda d: by_testid(d, "record-button").get_attribute("data-state") == "recording",
+             "the Record button did not start a recording of shop-1")
+    key = unique_key("fleet_recorded")
+    write_on(fleet["shop-1"], key, 3)
+    active = http(fleet["dashboard"], "GET", "/api/recordings").json()["active"]
+    assert any(status["state"] == "recording" for status in active), active
+    by_testid(page, "record-button").click()
+    saved = wait_for(page, lambda d: d.execute_async_script(SAVED), "Stop did not save the recording")
+    lines = [json.loads(line) for line in saved["text"].splitlines()]
+    assert lines[0]["format"] == "keyscope-log"
+    assert any(patch["path"] == key for event in lines[1:] for patch in event.get("patches", [])), \
+        "the recording lacks shop-1's write"
+    assert_no_console_error(page)
+
+
 
 
 def test_the_diff_shows_a_path_that_differs_and_opens_it_in_both(browser, request, fleet):

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 
-from dashboard import by_testid, console_errors, wait_connected, wait_for
+from dashboard import CATCH_SAVES, SAVED, by_testid, console_errors, wait_connected, wait_for
 from support import http, request_http, store_root, unique_key
 
 SERVER_ARGS = ["--rate", "20"]
@@ -49,21 +49,7 @@ transfer.items.add(new File([arguments[0]], arguments[1], {type: 'application/x-
 document.querySelector('[data-testid="replay-drop"]')
   .dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true, cancelable: true}));
 """
-# Keeps every Blob the page saves (the Record button's file), readable later with _SAVED.
-_CATCH_SAVES = """
-window.__keyscopeSaved = [];
-const create = URL.createObjectURL.bind(URL);
-URL.createObjectURL = (blob) => { window.__keyscopeSaved.push(blob); return create(blob); };
-HTMLAnchorElement.prototype.click = function () { window.__keyscopeSaved.push(this.download); };
-"""
-_SAVED = """
-const done = arguments[arguments.length - 1];
-const saved = window.__keyscopeSaved ?? [];
-const blob = saved.find((item) => item instanceof Blob);
-const name = saved.find((item) => typeof item === 'string') ?? null;
-if (!blob) return done(null);
-blob.text().then((text) => done({name, text}));
-"""
+# Keeps every Blob the page saves (the Record button's file), readable later with SAVED.
 
 
 # MARK: - A recording and what each seq must show
@@ -424,7 +410,7 @@ def test_the_servers_recordings_are_listed_and_replayed_with_their_place_in_the_
 
 
 def test_the_record_button_records_the_service_and_saves_the_file(page, server):
-    page.execute_script(_CATCH_SAVES)
+    page.execute_script(CATCH_SAVES)
     button = by_testid(page, "record-button")
     assert button.is_displayed() and button.text == "Record", button.text
     button.click()
@@ -439,7 +425,7 @@ def test_the_record_button_records_the_service_and_saves_the_file(page, server):
     active = http(server, "GET", "/api/recordings").json()["active"]
     assert any(status["state"] == "recording" for status in active), active
     by_testid(page, "record-button").click()
-    saved = wait_for(page, lambda d: d.execute_async_script(_SAVED), "Stop did not save the recording")
+    saved = wait_for(page, lambda d: d.execute_async_script(SAVED), "Stop did not save the recording")
     assert saved["name"].endswith(".kslog"), saved["name"]
     lines = saved["text"].splitlines()
     header = json.loads(lines[0])
