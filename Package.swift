@@ -77,16 +77,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // libwebsockets, used by the lws layer only: KeyscopeLws, and on it KeyscopeServer, KeyscopeClient and the
-        // conformance echo.
+        // libwebsockets, wrapped by KeyscopeLws only: KeyscopeServer, KeyscopeClient and the conformance echo use lws
+        // through KeyscopeLws's Swift types, never this module.
         .systemLibrary(
             name: "CLibWebSockets",
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
-        // What server, client and conformance echo share of libwebsockets (internal: `package` access, no product):
-        // contexts and the service thread, lws's logging, message reassembly and sending, closes, HTTP requests and
-        // answers, and the checks every listener makes before an upgrade (Host, Origin, extension offers).
+        // What server, client and conformance echo share of libwebsockets (internal: `package` access, no product),
+        // and their only way to it: contexts and the service thread, events and connection handles, lws's logging,
+        // message reassembly and sending, closes, HTTP requests and answers, the readiness watch lws polls, and the
+        // checks every listener makes before an upgrade (Host, Origin, extension offers).
         .target(
             name: "KeyscopeLws",
             dependencies: ["KeyscopeCore", "CLibWebSockets", .product(name: "Logging", package: "swift-log")],
@@ -97,7 +98,7 @@ let package = Package(
             name: "KeyscopeServer",
             dependencies: [
                 "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeProtocol", "KeyscopeLws",
-                "CLibWebSockets", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -175,7 +176,7 @@ let package = Package(
         // A WebSocket client of the inspector protocol (libwebsockets), for the `keyscope` CLI's client commands.
         .target(
             name: "KeyscopeClient",
-            dependencies: ["KeyscopeCore", "KeyscopeCodec", "KeyscopeProtocol", "KeyscopeLws", "CLibWebSockets"],
+            dependencies: ["KeyscopeCore", "KeyscopeCodec", "KeyscopeProtocol", "KeyscopeLws"],
             swiftSettings: strictSettings
         ),
         // Generators of random StoreValues, key paths and JSON spellings for this package's property tests.
@@ -225,7 +226,7 @@ let package = Package(
         .executableTarget(
             name: "KeyscopeConformanceEcho",
             dependencies: [
-                "KeyscopeLws", "CLibWebSockets",
+                "KeyscopeLws",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,3 @@
-import CLibWebSockets
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopeLws
@@ -6,7 +5,7 @@ import KeyscopeLws
 /// One WebSocket client: its cursor in the hub's log, the messages waiting for it, and the message it is receiving.
 /// Touched only by the service thread.
 final class WebSocketSession {
-    let wsi: OpaquePointer
+    let wsi: LwsConnection
     let cursor: HubCursor
     /// Messages to send before the next log entries (hello, snapshot, replies, gap…).
     private var outbox = Outbox<[UInt8]>()
@@ -25,7 +24,7 @@ final class WebSocketSession {
     /// entries (issue 8's soak: 135 lists and 2 `changes` frames in 10 s per client at 10,000 changes/s).
     static let listIntervalWhileBehind = Duration.milliseconds(250)
 
-    init(wsi: OpaquePointer, cursor: HubCursor, maxMessageBytes: Int) {
+    init(wsi: LwsConnection, cursor: HubCursor, maxMessageBytes: Int) {
         self.wsi = wsi
         self.cursor = cursor
         self.incoming = MessageAssembly(limit: maxMessageBytes)
@@ -67,7 +66,7 @@ final class WebSocketSession {
         }
         switch cursor.next(maxEntries: maxEntries, maxBytes: maxBytes) {
         case .entries(let entries)?:
-            let headroom = kws_pre()
+            let headroom = OutgoingMessage.preambleBytes
             var bytes: [UInt8] = []
             swap(&bytes, &spareFrame)
             HubMessages.appendChanges(entries, headroom: headroom, to: &bytes)
