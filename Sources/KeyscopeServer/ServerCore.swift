@@ -8,7 +8,7 @@ import Synchronization
 
 /// The server's state and its lws callback. Everything here runs on the service thread, inside `lws_service`,
 /// except ``requestStop()`` and ``forceFinish()``, which other threads call, and ``waker``, which the hub's append
-/// hook holds (they touch only atomics and the one lws function that is safe from any thread, `lws_cancel_service`).
+/// signal calls (they touch only atomics and the one lws function that is safe from any thread, `lws_cancel_service`).
 final class ServerCore: @unchecked Sendable {
     let hub: InspectorHub
     let options: ServerOptions
@@ -19,7 +19,7 @@ final class ServerCore: @unchecked Sendable {
     /// Set once the listening port is known (it may have been 0).
     var policy: HostPolicy
 
-    /// What other threads use to wake the service thread (the hub's append hook holds it).
+    /// What other threads use to wake the service thread (the hook of the hub's append signal holds it).
     let waker = ServiceWaker()
     /// Set by ``requestStop()``. An atomic, not behind a lock: the service thread checks it on every wake-up, and
     /// taking a lock there made it wait on a writer's `lws_cancel_service` in every burst of changes.
@@ -167,18 +167,18 @@ final class ServerCore: @unchecked Sendable {
     // MARK: Wake-ups and shutdown
 
     private func wokenUp() {
-        // The flag stays set: writable callbacks find new entries by themselves, so writers need not wake the
-        // service (a syscall each) until a client runs dry and clears it (see `writeAgainIfNeeded`).
+        // The hub's append signal stays raised: writable callbacks find new entries by themselves, so writers need
+        // not wake the service (a syscall each) until a client runs dry and re-arms it (see `writeAgainIfNeeded`).
         if !stopping, stopRequested.load(ordering: .sequentiallyConsistent) { beginStop() }
         for session in sessions.values { session.wsi.callbackOnWritable() }
     }
 
     /// After a writable callback: another while the client has more to send. Otherwise the client is dry, and the
-    /// next append must wake the service again: clear the flag, then look once more, since an entry appended while
-    /// it was still set woke nobody.
+    /// next append must wake the service again: re-arm the hub's append signal, then look once more, since an entry
+    /// appended while it was still raised woke nobody.
     func writeAgainIfNeeded(_ session: WebSocketSession) {
         if !session.wantsToWrite {
-            waker.pending.store(false, ordering: .sequentiallyConsistent)
+            hub.appendSignal.rearm()
             guard session.wantsToWrite else { return }
         }
         session.wsi.callbackOnWritable()
