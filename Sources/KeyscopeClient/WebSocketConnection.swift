@@ -14,7 +14,7 @@ import Synchronization
 /// ```
 /// Other threads only put work into ``shared`` under its lock and call `lws_cancel_service`, which makes the service
 /// thread handle `.eventWaitCancelled`; there it asks for a `.clientWriteable` event and writes
-/// (the rule STYLE.md gives for the server, from lws's `minimal-ws-server-threads`).
+/// (the rule CONTRIBUTING.md gives for every lws context, from lws's example `minimal-ws-server-threads`).
 ///
 /// `@unchecked Sendable`: the stored properties without a lock (the lws handle, the message being received, the message being
 /// written, the outcome) are read and written only on the service thread, from ``run()`` and the lws callback it
