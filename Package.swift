@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "KeyscopeRecording", targets: ["KeyscopeRecording"]),
         .library(name: "KeyscopeReplayTesting", targets: ["KeyscopeReplayTesting"]),
         .library(name: "KeyscopeRedis", targets: ["KeyscopeRedis"]),
+        .library(name: "KeyscopeFleet", targets: ["KeyscopeFleet"]),
         .executable(name: "keyscope", targets: ["keyscope"]),
     ],
     dependencies: [
@@ -177,6 +178,16 @@ let package = Package(
             dependencies: ["KeyscopeCore", "CHiredis", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // Fleet inspection on Redis (docs/fleet.md): an instance's membership (presence, its log and snapshot
+        // published, requests answered through its own write path) and the fleet dashboard's view of every instance.
+        .target(
+            name: "KeyscopeFleet",
+            dependencies: [
+                "KeyscopeCore", "KeyscopeCodec", "KeyscopeProtocol", "KeyscopeInspector", "KeyscopeServer",
+                "KeyscopeRecording", "KeyscopeRedis", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // A WebSocket client of the inspector protocol (libwebsockets), for the `keyscope` CLI's client commands.
         .target(
             name: "KeyscopeClient",
@@ -207,7 +218,7 @@ let package = Package(
                 "KeyscopePreferences",
                 "KeyscopeSecrets",
                 "KeyscopeRecording",
-                "KeyscopeRedis",
+                "KeyscopeRedis", "KeyscopeFleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -352,6 +363,14 @@ let package = Package(
             dependencies: [
                 "KeyscopeRedis", "KeyscopeCore", "KeyscopeTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "KeyscopeFleetTests",
+            dependencies: [
+                "KeyscopeFleet", "KeyscopeCore", "KeyscopeCodec", "KeyscopeInspector", "KeyscopeServer",
+                "KeyscopeRecording", "KeyscopeRedis", "KeyscopeTesting",
             ],
             swiftSettings: strictSettings
         ),

@@ -41,6 +41,7 @@ let package = Package(
                 .product(name: "KeyscopeInspector", package: "Keyscope"),
                 // The backend section: RedisBackend, and RedisTestServer to start a redis-server of its own.
                 .product(name: "KeyscopeRedis", package: "Keyscope"),
+                .product(name: "KeyscopeFleet", package: "Keyscope"),
                 .product(name: "KeyscopeTesting", package: "Keyscope"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

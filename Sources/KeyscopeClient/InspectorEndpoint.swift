@@ -16,6 +16,9 @@ public struct InspectorEndpoint: Sendable, Hashable, CustomStringConvertible {
     public var port: Int
     /// The server's token; empty when the server was started without one.
     public var token: String
+    /// On a fleet dashboard (`keyscope fleet`): the instance to reach, or `*` for all of them (docs/fleet.md);
+    /// `nil` for a server of one process.
+    public var instance: String?
 
     /// An endpoint from its parts. An IPv6 address may be given with or without brackets.
     public init(host: String, port: Int, token: String) {
@@ -48,10 +51,13 @@ public struct InspectorEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// `HOST:PORT`: the `Host` header.
     public var hostHeader: String { "\(host):\(port)" }
 
-    /// The request target of the upgrade: `/ws?token=T`, or `/ws` without a token.
+    /// The request target of the upgrade: `/ws?token=T`, or `/ws` without a token; with `&instance=ID` on a fleet
+    /// dashboard.
     public var webSocketPath: String {
-        guard !token.isEmpty else { return "/ws" }
-        return "/ws?token=" + Self.percentEncoded(token)
+        var items: [String] = []
+        if !token.isEmpty { items.append("token=" + Self.percentEncoded(token)) }
+        if let instance { items.append("instance=" + Self.percentEncoded(instance)) }
+        return items.isEmpty ? "/ws" : "/ws?" + items.joined(separator: "&")
     }
 
     /// The address to connect to: the host without IPv6 brackets.
@@ -59,8 +65,10 @@ public struct InspectorEndpoint: Sendable, Hashable, CustomStringConvertible {
         host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 
-    /// The URL without the token, for messages: `ws://127.0.0.1:8081/ws`.
-    public var description: String { "ws://\(hostHeader)/ws" }
+    /// The URL without the token, for messages: `ws://127.0.0.1:8081/ws` (`…/ws?instance=ID` on a fleet dashboard).
+    public var description: String {
+        "ws://\(hostHeader)/ws" + (instance.map { "?instance=" + Self.percentEncoded($0) } ?? "")
+    }
 
     private static func parse(_ url: String) throws(InspectorClientError) -> (host: String, port: Int) {
         func bad(_ why: String) -> InspectorClientError {

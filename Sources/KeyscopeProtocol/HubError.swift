@@ -50,17 +50,23 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tooMany = Code(rawValue: "too_many")
         /// A folder the server writes to holds what it may (the recordings folder) (HTTP 507).
         public static let noSpace = Code(rawValue: "no_space")
+        /// A fleet dashboard knows no instance with that id (HTTP 404).
+        public static let unknownInstance = Code(rawValue: "unknown_instance")
+        /// Whoever had to answer did not in time: an instance through its fleet, or a server over its limits (HTTP
+        /// 503).
+        public static let unavailable = Code(rawValue: "unavailable")
 
         /// The HTTP status that carries this code: 403 `read_only`; 404 for what does not exist (`unknown_store`,
         /// `unknown_key`, `not_found`, and the `no_…` codes of features this process does not have); 409
-        /// `conflict`; 413 `too_large`; 429 `too_many`; 507 `no_space`; 400 for every other code.
+        /// `conflict`; 413 `too_large`; 429 `too_many`; 503 `unavailable`; 507 `no_space`; 400 for every other code.
         public var httpStatus: Int {
             switch self {
             case .readOnly: 403
-            case .unknownStore, .unknownKey, .notFound: 404
+            case .unknownStore, .unknownKey, .notFound, .unknownInstance: 404
             case .conflict: 409
             case .tooLarge: 413
             case .tooMany: 429
+            case .unavailable: 503
             case .noSpace: 507
             default: rawValue.hasPrefix("no_") ? 404 : 400
             }

@@ -1,26 +1,32 @@
-import KeyscopeCore
-import KeyscopeInspector
-import KeyscopeProtocol
+package import KeyscopeCore
+package import KeyscopeInspector
+package import KeyscopeProtocol
 
 /// Carries out one client request against the hub: the single validated way from a client back into the stores,
-/// for WebSocket messages and `POST /api/request` alike.
-struct RequestExecutor: Sendable {
+/// for WebSocket messages and `POST /api/request` alike (and requests that reach an instance through its fleet).
+package struct RequestExecutor: Sendable {
     let hub: InspectorHub
     let readOnly: Bool
     let maxJSONDepth: Int
 
+    package init(hub: InspectorHub, readOnly: Bool, maxJSONDepth: Int) {
+        self.hub = hub
+        self.readOnly = readOnly
+        self.maxJSONDepth = maxJSONDepth
+    }
+
     /// What to send back: the reply, and for `resync` the snapshot to send before it.
-    struct Outcome {
-        var id: StoreValue
+    package struct Outcome {
+        package var id: StoreValue
         /// `nil` when the request succeeded.
-        var error: HubError?
-        var reply: [UInt8]
+        package var error: HubError?
+        package var reply: [UInt8]
         /// Set by `resync`; a WebSocket session sends it and moves its cursor (see ``HubCursor/resync()``).
-        var wantsResync: Bool = false
+        package var wantsResync: Bool = false
     }
 
     /// Parses and executes one message. Read-only servers refuse writes before looking further (docs/protocol.md).
-    func execute(_ bytes: [UInt8]) -> Outcome {
+    package func execute(_ bytes: [UInt8]) -> Outcome {
         let (id, parsed) = ClientRequest.parse(
             bytes, maxDepth: maxJSONDepth, features: hub.featureRequests,
             refusingWrites: isReadOnly ? hub.readOnlyRefusal : nil)

@@ -23,7 +23,12 @@ struct RouteTable: Sendable {
     private let asSentPrefixes: [(segments: [String], advice: String)]
 
     init(builtIn: [ServerRoute], features: [any InspectorFeature]) {
-        routes = builtIn + features.flatMap { feature in feature.routes.map(ServerRoute.init(feature:)) }
+        let featureRoutes = features.flatMap { feature in feature.routes }
+        let replaced = featureRoutes.filter(\.replacesBuiltIn)
+        let kept = builtIn.filter { own in
+            !replaced.contains { $0.method == own.method && $0.segments == own.segments }
+        }
+        routes = kept + featureRoutes.map(ServerRoute.init(feature:))
         var prefixes: [(segments: [String], advice: String)] = []
         for route in routes {
             guard case .asSent(let advice) = route.pathForm else { continue }
@@ -134,6 +139,8 @@ struct ServerRoute: Sendable {
         var rest: [String]
         var json: StoreValue?
         var bytes: [UInt8]
+        /// The query's parameters, percent-decoded (the first of each name).
+        var query: [String: String] = [:]
     }
 
     let method: FeatureRoute.Method
@@ -172,7 +179,7 @@ struct ServerRoute: Sendable {
         run = { call in
             do throws(HubError) {
                 let request = FeatureRoute.Request(
-                    method: call.method, path: call.path, rest: call.rest, body: call.json)
+                    method: call.method, path: call.path, rest: call.rest, body: call.json, query: call.query)
                 switch try route.handle(request) {
                 case .json(let value, let status): return .json(value, status: status)
                 case .encoded(let bytes, let status): return .bytes(bytes, status: status)

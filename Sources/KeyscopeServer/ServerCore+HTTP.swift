@@ -30,7 +30,8 @@ extension ServerCore {
             return begin(
                 wsi, request, route,
                 call: ServerRoute.Call(
-                    method: FeatureRoute.Method(rawValue: method) ?? .get, path: path, rest: rest, json: nil, bytes: [])
+                    method: FeatureRoute.Method(rawValue: method) ?? .get, path: path, rest: rest, json: nil, bytes: [],
+                    query: Self.query(of: request))
             )
         case .methodNotAllowed(let allow, let routePath):
             return methodNotAllowed(wsi, routePath, allow: allow.joined(separator: ", "))
@@ -48,6 +49,13 @@ extension ServerCore {
         case .notFound:
             return LwsResponse.error(wsi, status: 404, code: "not_found", message: "no endpoint \(method) \(path)")
         }
+    }
+
+    /// The request's query parameters: the first of each name.
+    static func query(of request: LwsRequest) -> [String: String] {
+        var query: [String: String] = [:]
+        for item in request.queryItems where query[item.name] == nil { query[item.name] = item.value }
+        return query
     }
 
     /// The route table for the hub's features as they are now (rebuilt when a feature was added).

@@ -8,7 +8,14 @@ extension ServerCore {
     /// lws asks before upgrading: refuse with a real HTTP status (403, 401, 404) rather than a dropped socket.
     /// Returning 1 tells lws the response was written here.
     func confirmUpgrade(_ wsi: LwsConnection) -> Int32 {
-        guard let refused = upgradeRefusal(LwsRequest(wsi)) else { return 0 }
+        let request = LwsRequest(wsi)
+        var refused = upgradeRefusal(request)
+        if refused == nil {
+            let served = featureStream(request)
+            refused = served.refusal
+            upgradedStreams[wsi] = served.stream
+        }
+        guard let refused else { return 0 }
         LwsResponse.write(wsi, raw: refused.rawResponse)
         return 1
     }
@@ -19,7 +26,9 @@ extension ServerCore {
         limitSendBuffer(wsi)
         let request = LwsRequest(wsi)
         let session: WebSocketSession
-        if let resume = request.query("resume").flatMap(Int.init), resume >= 0 {
+        if let stream = upgradedStreams.removeValue(forKey: wsi) {
+            session = establish(wsi, stream: stream)
+        } else if let resume = request.query("resume").flatMap(Int.init), resume >= 0 {
             session = WebSocketSession(
                 wsi: wsi, cursor: hub.makeCursor(resumingAfter: resume), maxMessageBytes: options.maxMessageBytes)
             session.enqueue(ServerMessages.hello(name: options.name, readOnly: options.readOnly, resumed: true))
@@ -70,6 +79,10 @@ extension ServerCore {
     }
 
     private func run(_ message: [UInt8], for session: WebSocketSession) {
+        if let stream = session.stream {
+            runOnStream(message, for: session, stream: stream)
+            return
+        }
         let outcome = executor.execute(message)
         if outcome.wantsResync {
             let snapshot = session.cursor.resync()

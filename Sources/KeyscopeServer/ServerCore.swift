@@ -29,6 +29,10 @@ final class ServerCore: @unchecked Sendable {
 
     // Service thread only.
     var sessions: [LwsConnection: WebSocketSession] = [:]
+    /// Streams features chose at the upgrade's checks, until the connection is established (or closes).
+    var upgradedStreams: [LwsConnection: any FeatureStream] = [:]
+    /// Answers for sessions, from other threads (``deliver(_:to:)``); any thread, under its lock.
+    let deliveries = Mutex<[(serial: UInt64, messages: [[UInt8]])]>([])
     /// Clients not read for the rest of this turn of the service loop (see ``HeldReads``).
     var heldReads = HeldReads()
     /// The request bodies being received, with the route each is for.
@@ -119,6 +123,7 @@ final class ServerCore: @unchecked Sendable {
         case .timer where ownsTimer(of: wsi):
             return timerFired(wsi)
         case .wsiDestroy:
+            upgradedStreams[wsi] = nil
             destroyed(wsi)
             return nil
         case .rawFileReadable where isCaptureWatch(wsi):
@@ -170,6 +175,7 @@ final class ServerCore: @unchecked Sendable {
         // The hub's append signal stays raised: writable callbacks find new entries by themselves, so writers need
         // not wake the service (a syscall each) until a client runs dry and re-arms it (see `writeAgainIfNeeded`).
         if !stopping, stopRequested.load(ordering: .sequentiallyConsistent) { beginStop() }
+        takeDeliveries()
         for session in sessions.values { session.wsi.callbackOnWritable() }
     }
 

@@ -6,15 +6,18 @@ import KeyscopeProtocol
 /// The server-to-client messages that are not the hub's (`hello`, `reply`); HTTP error bodies are ``KeyscopeLws/Refusal``'s.
 enum ServerMessages {
     /// `{"type":"hello","protocol":1,"server":{"name","version","pid"},"readOnly":…,"resumed":…}`.
-    static func hello(name: String, readOnly: Bool, resumed: Bool) -> [UInt8] {
-        StoreValue.object([
+    /// `extra` adds members (or replaces them: a feature's stream may say `readOnly` itself).
+    static func hello(name: String, readOnly: Bool, resumed: Bool, extra: [String: StoreValue] = [:]) -> [UInt8] {
+        var members: [String: StoreValue] = [
             "type": "hello", "protocol": .integer(Int64(InspectorProtocol.version)),
             "server": .object([
                 "name": .string(name), "version": .string(InspectorProtocol.packageVersion),
                 "pid": .integer(Int64(ProcessInfo.processInfo.processIdentifier)),
             ]),
             "readOnly": .bool(readOnly), "resumed": .bool(resumed),
-        ]).jsonBytes(sortedKeys: true)
+        ]
+        for (key, value) in extra where key != "type" && key != "protocol" { members[key] = value }
+        return StoreValue.object(members).jsonBytes(sortedKeys: true)
     }
 
     /// `{"type":"reply","id":…,"ok":true,"result":…}`.

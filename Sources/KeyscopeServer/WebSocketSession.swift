@@ -1,6 +1,7 @@
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopeLws
+import Synchronization
 
 /// One WebSocket client: its cursor in the hub's log, the messages waiting for it, and the message it is receiving.
 /// Touched only by the service thread.
@@ -24,10 +25,20 @@ final class WebSocketSession {
     /// entries (issue 8's soak: 135 lists and 2 `changes` frames in 10 s per client at 10,000 changes/s).
     static let listIntervalWhileBehind = Duration.milliseconds(250)
 
-    init(wsi: LwsConnection, cursor: HubCursor, maxMessageBytes: Int) {
+    /// The feature that serves this client instead of the hub (``FeatureStream``), if any.
+    let stream: (any FeatureStream)?
+    /// Unique among the server's sessions for its life (a `wsi` pointer may be reused once a connection closes):
+    /// answers that arrive later from other threads find their session by it.
+    let serial: UInt64
+
+    private static let serials = Atomic<UInt64>(0)
+
+    init(wsi: LwsConnection, cursor: HubCursor, maxMessageBytes: Int, stream: (any FeatureStream)? = nil) {
         self.wsi = wsi
         self.cursor = cursor
         self.incoming = MessageAssembly(limit: maxMessageBytes)
+        self.stream = stream
+        self.serial = Self.serials.add(1, ordering: .relaxed).newValue
     }
 
     /// Bytes waiting in the outbox. A client that sends requests and never reads the replies would grow it without
@@ -59,6 +70,9 @@ final class WebSocketSession {
     /// `nil` when there is nothing to send.
     func nextMessage(maxEntries: Int, maxBytes: Int) -> OutgoingMessage? {
         if let queued = dequeue() { return OutgoingMessage(payload: queued) }
+        if let stream {
+            return stream.next(maxEntries: maxEntries, maxBytes: maxBytes).map { OutgoingMessage(payload: $0) }
+        }
         let now = ContinuousClock.now
         if !wantsEntries || now >= listDueAt, let list = cursor.subscriptionsUpdate() {
             listDueAt = now + Self.listIntervalWhileBehind
@@ -98,7 +112,11 @@ final class WebSocketSession {
 
     /// Whether another writable callback is worth asking for: queued messages, log entries past the cursor, or a
     /// subscription list held back while entries were waiting.
-    var wantsToWrite: Bool { hasQueuedMessages || wantsEntries || cursor.subscriptionsChanged }
+    var wantsToWrite: Bool {
+        if hasQueuedMessages { return true }
+        if let stream { return stream.hasNews }
+        return wantsEntries || cursor.subscriptionsChanged
+    }
 
     /// Whether log entries past the cursor are waiting.
     private var wantsEntries: Bool { cursor.nextSeq <= cursor.hub.lastSeq }

@@ -38,7 +38,24 @@ struct ClientOptions: ParsableArguments {
             "The server's token (default: $KEYSCOPE_TOKEN, else the token in the server's record).", valueName: "T"))
     var token: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "On a fleet dashboard (keyscope fleet): the instance to reach, or '*' for every live one (without --port "
+                + "or --url, the newest fleet dashboard on this machine).",
+            valueName: "ID"))
+    var instance: String?
+
     func validate() throws {
+        if let instance, instance != "*" {
+            let valid =
+                (1...64).contains(instance.count)
+                && instance.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+            guard valid else {
+                throw ValidationError(
+                    "--instance must be an instance id (1 to 64 of A-Z a-z 0-9 . _ -) or '*'; got \"\(instance)\".")
+            }
+        }
         if url != nil && port != nil {
             throw ValidationError("Give --url or --port, not both: --url already names the port.")
         }
@@ -56,6 +73,16 @@ struct ClientOptions: ParsableArguments {
 
     /// The server to connect to, with its token (see the type's notes for the order things are looked up in).
     func endpoint(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> InspectorEndpoint {
+        var endpoint = try server(environment: environment)
+        endpoint.instance = instance
+        return endpoint
+    }
+
+    /// Whether the command reaches every instance of a fleet (`--instance '*'`).
+    var allInstances: Bool { instance == "*" }
+
+    /// The server, before the instance is named.
+    private func server(environment: [String: String]) throws -> InspectorEndpoint {
         let given = TokenOption.given(token, environment: environment)
         if let url {
             var endpoint = try InspectorEndpoint(url: url, token: given ?? "")
@@ -71,6 +98,17 @@ struct ClientOptions: ParsableArguments {
             }
             return endpoint
         }
+        if instance != nil, port == nil {
+            // A fleet dashboard names itself "keyscope fleet NAME": the newest one, not an instance's own server.
+            guard let record = ServerRecord.live().first(where: { $0.name.hasPrefix(Self.fleetServerName) }) else {
+                throw CommandFailure(
+                    "--instance needs a fleet dashboard, and none is running on this machine: start one with "
+                        + "`keyscope fleet --redis URL --fleet NAME`, or name it with --port or --url")
+            }
+            var endpoint = InspectorEndpoint(record: record)
+            if let given { endpoint.token = given }
+            return endpoint
+        }
         do {
             let record = try ServerRecord.find(port: port)
             if port == nil { ServerChoiceNotice.tell(record, among: ServerRecord.live()) }
@@ -83,6 +121,9 @@ struct ClientOptions: ParsableArguments {
             throw CommandFailure(error.description)
         }
     }
+
+    /// How a fleet dashboard's server record names it (`keyscope fleet NAME`).
+    static let fleetServerName = "keyscope fleet"
 
     /// What to do when the server refuses the token: it depends on where the token came from.
     func tokenAdvice(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -109,6 +150,10 @@ struct ClientOptions: ParsableArguments {
             switch error.httpStatus {
             case 401?:
                 throw CommandFailure("\(endpoint) answered 401 Unauthorized: \(tokenAdvice())")
+            case 404? where instance != nil:
+                throw CommandFailure(
+                    "\(error.message): no instance \"\(instance ?? "")\" in that fleet (GET /api/fleet lists them), or "
+                        + "the server is not a fleet dashboard")
             case 403?:
                 throw CommandFailure(
                     "\(error.message); connect through localhost or 127.0.0.1, or start the server with "

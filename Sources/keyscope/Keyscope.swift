@@ -23,7 +23,7 @@ struct Keyscope: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, SnapshotCommand.self, TailCommand.self, WriteCommand.self, TuneCommand.self,
             DemoCommand.self, RecordCommand.self, VerifyCommand.self, StateCommand.self, ReplayCommand.self,
-            OpenCommand.self,
+            OpenCommand.self, FleetCommand.self,
         ]
     )
 

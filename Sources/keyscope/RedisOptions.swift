@@ -1,15 +1,17 @@
 import ArgumentParser
 import Foundation
 import KeyscopeCore
+import KeyscopeFleet
 import KeyscopeRedis
 
-/// `serve --demo`'s options for backend storage on Redis (docs/fleet.md): the demo's backend store then lives in
-/// Redis and is shared live by every instance given the same URL and fleet.
+/// `serve --demo`'s options for Redis (docs/fleet.md): the demo's backend store then lives in Redis and is shared
+/// live by every instance given the same URL and fleet, and the instance joins the fleet (a `keyscope fleet`
+/// dashboard shows it).
 struct RedisOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Keep the demo's backend store in this Redis, shared with other instances "
+            "Join the fleet in this Redis and keep the demo's backend store there, shared with other instances "
                 + "(redis://[user:password@]host:port[/db]; default $KEYSCOPE_REDIS_URL).",
             valueName: "URL"))
     var redis: String?
@@ -23,9 +25,22 @@ struct RedisOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "This instance's id, the origin of its changes elsewhere (default <host>-<pid>).",
+            "This instance's id in the fleet, the origin of its changes elsewhere (default <host>-<pid>).",
             valueName: "ID"))
     var instance: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Entries of this instance's log the fleet keeps in Redis (approximately; default 100000).",
+            valueName: "N"))
+    var fleetLog: Int?
+
+    func validate() throws {
+        if let fleetLog, fleetLog < 1000 {
+            throw ValidationError("--fleet-log must be at least 1000 entries; got \(fleetLog).")
+        }
+    }
 
     /// `--redis`, else `$KEYSCOPE_REDIS_URL` when set and not empty.
     func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
@@ -45,6 +60,22 @@ struct RedisOptions: ParsableArguments {
         }
         do {
             return try RedisBackend(url: text, fleet: fleet ?? "keyscope", instance: instance)
+        } catch {
+            throw ValidationError("--redis: \(error.message)")
+        }
+    }
+
+    /// The instance's membership of the fleet when a URL is given (`nil` without one).
+    /// - Throws: `ValidationError` naming what is wrong (never the password).
+    func makeFleetMember(
+        name: String, readOnly: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> FleetMember? {
+        guard let text = url(environment: environment) else { return nil }
+        do {
+            var options = try FleetOptions(
+                redis: text, fleet: fleet ?? "keyscope", instance: instance, name: name, readOnly: readOnly)
+            if let fleetLog { options.logLength = fleetLog }
+            return FleetMember(options)
         } catch {
             throw ValidationError("--redis: \(error.message)")
         }

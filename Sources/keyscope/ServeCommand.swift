@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KeyscopeCore
+import KeyscopeFleet
 import KeyscopeInspector
 import KeyscopePreferences
 import KeyscopeProtocol
@@ -73,24 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Run the demo service (the only service this command can run for now).")
     var demo = false
 
-    @Option(name: .long, help: ArgumentHelp("TCP port; 0 picks a free one.", valueName: "N"))
-    var port: Int = 8081
-
-    @Option(name: .long, help: ArgumentHelp("Address to listen on.", valueName: "ADDR"))
-    var host: String = "127.0.0.1"
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Access token (default: $KEYSCOPE_TOKEN, else random for this start).", valueName: "T"))
-    var token: String?
-
-    @Flag(name: .long, help: "Refuse every write with read_only; reads still work.")
-    var readOnly = false
-
-    @Option(
-        name: .customLong("public"),
-        help: ArgumentHelp("Directory of the dashboard's files (default: the package's Public/).", valueName: "DIR"))
-    var publicDirectory: String?
+    @OptionGroup(title: "Listening")
+    var listener: ListenerOptions
 
     @Option(
         name: .long,
@@ -104,44 +89,6 @@ struct ServeCommand: AsyncParsableCommand {
             "Also register scenario:catalog/memory, a product catalog of N keys (0: none; at most 2000000).",
             valueName: "N"))
     var demoKeys: Int = 0
-
-    @Option(name: .long, help: ArgumentHelp("Largest WebSocket message (close 1009 beyond).", valueName: "SIZE"))
-    var maxMessage = ByteSize(bytes: 4 << 20)
-
-    @Option(name: .long, help: ArgumentHelp("Largest HTTP request body (413 beyond).", valueName: "SIZE"))
-    var maxBody = ByteSize(bytes: 4 << 20)
-
-    @Option(name: .long, help: ArgumentHelp("Largest request line and headers (431 beyond).", valueName: "SIZE"))
-    var maxHeader = ByteSize(bytes: 16 << 10)
-
-    @Option(
-        name: .long, help: ArgumentHelp(
-            "Seconds a client has to send its request headers (and the longest pause allowed within a body).",
-            valueName: "SECONDS"))
-    var headerTimeout: Int = 10
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Most connections open at once; past it, those that have not sent their request make room (503).",
-            valueName: "N"))
-    var maxConnections: Int = ServerOptions().maxConnections
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Seconds a WebSocket client that stopped reading keeps its connection before it is dropped.",
-            valueName: "SECONDS"))
-    var stalledClientTimeout: Int = 30
-
-    @Option(name: .long, help: ArgumentHelp("Also accept this name in Host (repeatable).", valueName: "NAME"))
-    var allowHost: [String] = []
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Also accept this exact Origin, like http://localhost:5173 (repeatable).", valueName: "ORIGIN"))
-    var allowOrigin: [String] = []
 
     @Option(
         name: .long,
@@ -219,13 +166,6 @@ struct ServeCommand: AsyncParsableCommand {
         guard !(noTunables && tunables != nil) else {
             throw ValidationError("--tunables and --no-tunables cannot be used together.")
         }
-        guard headerTimeout >= 1 else { throw ValidationError("--header-timeout must be at least 1 second.") }
-        guard maxConnections >= 2 else {
-            throw ValidationError("--max-connections must be at least 2; got \(maxConnections).")
-        }
-        guard stalledClientTimeout >= 1 else {
-            throw ValidationError("--stalled-client-timeout must be at least 1 second.")
-        }
         guard logEntries >= 1, logBytes.bytes >= 1 else {
             throw ValidationError("--log-entries and --log-bytes must be at least 1.")
         }
@@ -234,11 +174,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         logLevel.bootstrapLogging()
         MallocArenas.limit(to: MallocArenas.serveLimit)
-        var options = baseServerOptions()
-        options.token = TokenOption.given(token)
-        options.readOnly = readOnly
-        options.publicDirectory = publicDirectory.map { URL(fileURLWithPath: $0) } ?? PublicDirectory.default
-        options.maxBodyBytes = maxBody.bytes
+        var options = listener.serverOptions(defaultPort: ListenerOptions.servePort)
         options.name = "keyscope demo"
 
         // Watch the signals before anything starts: a Ctrl-C the moment after the dashboard line is a clean stop.
@@ -265,11 +201,12 @@ struct ServeCommand: AsyncParsableCommand {
                     + "file, or pass --no-tunables to serve without tunables")
         }
         let backend = try redisOptions.makeBackend()
+        let fleet = try redisOptions.makeFleetMember(name: options.name, readOnly: listener.readOnly)
         let server = Inspector.makeServer(
             options: options,
             hubOptions: HubOptions(
-                maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: readOnly,
-                readOnlyReason: readOnly ? "it was started with `keyscope serve --read-only`" : nil),
+                maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: listener.readOnly,
+                readOnlyReason: listener.readOnly ? "it was started with `keyscope serve --read-only`" : nil),
             features: [TunablesFeature(constants)], logger: Logger(label: "keyscope.server"))
         let hub = server.hub
         let scanned: DemoPreferences?
@@ -291,12 +228,13 @@ struct ServeCommand: AsyncParsableCommand {
         )
         for feature in scanned?.features ?? [PreferencesFeature(), WatchesFeature()] { hub.add(feature) }
         hub.add(RecordingsFeature(recordings))
+        if let fleet { hub.add(fleet) }
         do {
             try server.start()
         } catch {
             constants?.stop()
             scanned?.stop()
-            throw ServeFailure.starting(error, host: host, port: port)
+            throw ServeFailure.starting(error, host: listener.host, port: options.port)
         }
         scanned?.start()
         Console.line("Keyscope dashboard: \(server.dashboardURL ?? "")")
@@ -320,6 +258,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Recordings in progress end cleanly (everything up to now written), then clients (1001), then the stores
         // stop changing.
         recordings.stopAll()
+        fleet?.leave()
         server.stop()
         await demo.stop()
         shared.stop()
@@ -332,20 +271,5 @@ struct ServeCommand: AsyncParsableCommand {
         )
         constants?.stop()
         scanned?.stop()
-    }
-
-    /// Where the server listens, whom it lets in, and its limits, from the flags.
-    func baseServerOptions() -> ServerOptions {
-        var options = ServerOptions()
-        options.host = host
-        options.port = port
-        options.maxMessageBytes = maxMessage.bytes
-        options.maxHeaderBytes = maxHeader.bytes
-        options.headerTimeout = .seconds(headerTimeout)
-        options.maxConnections = maxConnections
-        options.stalledClientTimeout = .seconds(stalledClientTimeout)
-        options.allowedHosts = allowHost
-        options.allowedOrigins = allowOrigin
-        return options
     }
 }

@@ -46,11 +46,24 @@ struct SnapshotCommand: AsyncParsableCommand {
     @OptionGroup(title: "Server")
     var server: ClientOptions
 
+    func validate() throws {
+        if server.allInstances {
+            throw ValidationError(
+                "snapshot reads one instance: --instance ID (the fleet dashboard's GET /api/fleet lists them; "
+                    + "GET /api/fleet/diff?a=ID&b=ID compares two)")
+        }
+    }
+
     func run() async throws {
         let client = try await server.connect()
         let snapshot: StoreValue?
         do {
-            snapshot = try await client.greeting()?.snapshot
+            let greeting = try await client.greeting()
+            if let greeting { try FleetReplies.checkFleet(greeting.hello, options: server, endpoint: client.endpoint) }
+            snapshot = greeting?.snapshot
+        } catch let failure as CommandFailure {
+            await client.close()
+            throw failure
         } catch {
             await client.close()
             throw CommandFailure("\(error)")

@@ -87,6 +87,11 @@ struct TailCommand: AsyncParsableCommand {
         do {
             following: for try await message in client.messages {
                 switch InspectorMessage(message) {
+                case .hello(let hello):
+                    try FleetReplies.checkFleet(hello, options: server, endpoint: client.endpoint)
+                    if server.allInstances {
+                        Console.error("keyscope tail: following every instance of \(client.endpoint) (Ctrl-C stops)")
+                    }
                 case .snapshot(let snapshot):
                     if snapshots == 0 { try checkStores(KnownStores.ids(in: snapshot)) }
                     let seq = snapshot["seq"]?.integerValue.map { "#\($0)" } ?? "?"
@@ -102,7 +107,8 @@ struct TailCommand: AsyncParsableCommand {
                         if let count, printed >= count { break following }
                     }
                 case .gap(let from, let to):
-                    Console.error(TailFormatter.gapNotice(from: from, to: to))
+                    let instance = message["instance"]?.stringValue
+                    Console.error(TailFormatter.gapNotice(from: from, to: to, instance: instance))
                 default:
                     continue
                 }
@@ -140,7 +146,9 @@ struct TailCommand: AsyncParsableCommand {
             return false
         }
         guard let kept = filter.select(entry) else { return false }
-        Console.line(json ? line : TailFormatter.line(kept))
+        // On a fleet dashboard's merged stream every entry names its instance: so does the line.
+        let instance = value["instance"]?.stringValue.map { "[\($0)] " } ?? ""
+        Console.line(json ? line : instance + TailFormatter.line(kept))
         return true
     }
 

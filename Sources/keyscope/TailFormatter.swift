@@ -33,9 +33,13 @@ enum TailFormatter {
     }
 
     /// The notice for `{"type": "gap", "from": A, "to": B}`.
-    static func gapNotice(from: Int64, to: Int64) -> String {
+    /// On a fleet dashboard's merged stream the gap names its instance, and no snapshot follows.
+    static func gapNotice(from: Int64, to: Int64, instance: String? = nil) -> String {
         let range = from == to ? "entry #\(from) was" : "entries #\(from)…#\(to) were"
-        return "keyscope tail: gap: \(range) not sent to this client (it fell behind); following on from the "
-            + "fresh snapshot"
+        guard let instance else {
+            return "keyscope tail: gap: \(range) not sent to this client (it fell behind); following on from the "
+                + "fresh snapshot"
+        }
+        return "keyscope tail: gap: \(instance)'s \(range) not sent to this client (it fell behind); following on"
     }
 }

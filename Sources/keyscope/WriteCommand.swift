@@ -67,6 +67,7 @@ struct WriteCommand: AsyncParsableCommand {
     func run() async throws {
         let request = try request()
         let client = try await server.connect()
+        if server.allInstances { return try await writeEverywhere(request, client) }
         let reply: InspectorReply
         do {
             // The server's first words say whether it takes writes and which stores it has, so a misspelt store or
@@ -74,6 +75,7 @@ struct WriteCommand: AsyncParsableCommand {
             guard let greeting = try await client.greeting() else {
                 throw CommandFailure("\(client.endpoint) closed the connection before it sent a snapshot")
             }
+            try FleetReplies.checkFleet(greeting.hello, options: server, endpoint: client.endpoint)
             if greeting.readOnly { throw CommandFailure(greeting.readOnlyAdvice) }
             guard greeting.storeIDs.contains(request.store) else {
                 throw CommandFailure(KnownStores.unknown(request.store, among: greeting.storeIDs))
@@ -90,6 +92,28 @@ struct WriteCommand: AsyncParsableCommand {
         }
         Console.line(Self.outcome(reply))
         if let notice = Self.creationNotice(reply, store: request.store) { Console.error(notice) }
+    }
+
+    /// `--instance '*'`: the write goes to every live instance of the fleet; one line per instance's answer, and a
+    /// failure exit when any refused it.
+    private func writeEverywhere(_ request: WriteRequest, _ client: InspectorClient) async throws {
+        let reply: InspectorReply
+        do {
+            guard case .object(var fields) = request.message else { throw CommandFailure("a write is an object") }
+            fields["instance"] = "*"
+            reply = try await client.send(request: .object(fields))
+        } catch {
+            await client.close()
+            throw error as? CommandFailure ?? CommandFailure("\(error)")
+        }
+        await client.close()
+        if let error = reply.error {
+            Console.error("error \(error.code): \(error.message)")
+            throw ExitCode.failure
+        }
+        let (lines, allOK) = FleetReplies.lines(reply, success: Self.outcome)
+        for line in lines { allOK ? Console.line(line) : Console.error(line) }
+        if !allOK { throw ExitCode.failure }
     }
 
     /// `ok seq N` or `ok seq null (nothing changed)`, for stdout.

@@ -31,7 +31,7 @@ from websockets.sync.client import ClientConnection, connect
 
 REPO = Path(__file__).resolve().parents[2]
 SUBPROTOCOL = "keyscope.v1"
-DASHBOARD_LINE = re.compile(r"^Keyscope dashboard: http://127\.0\.0\.1:(\d+)/\?token=(\S+)$")
+DASHBOARD_LINE = re.compile(r"^Keyscope (?:fleet )?dashboard: http://127\.0\.0\.1:(\d+)/\?token=(\S+)$")
 START_TIMEOUT = 20.0
 # The store the tests write to; a server counts as started once the demo has registered it.
 READY_STORE = "app/memory"
@@ -99,11 +99,13 @@ class ServerStartError(AssertionError):
 
 
 class KeyscopeServer(LoopbackAddress):
-    """A running `keyscope serve --demo --port 0 …` with its own `KEYSCOPE_HOME`, `TMPDIR` and `XDG_CONFIG_HOME`
-    (where Foundation keeps UserDefaults suites, which the demo's preference scanning reads) in a temp dir.
+    """A running `keyscope serve --demo --port 0 …` (or another serving `command`, such as `fleet`) with its own
+    `KEYSCOPE_HOME`, `TMPDIR` and `XDG_CONFIG_HOME` (where Foundation keeps UserDefaults suites, which the demo's
+    preference scanning reads) in a temp dir.
 
     Its stdout and stderr are drained by threads for its whole life (a full pipe would block it); the last lines of
-    each are kept for failure messages. The constructor returns once the demo has registered `app/memory`.
+    each are kept for failure messages. The constructor returns once the server has registered `ready_store` (the
+    demo's `app/memory`; `None`: once it printed its dashboard line).
     """
 
     # Servers not stopped yet, for the failure report (conftest.py).
@@ -123,7 +125,13 @@ class KeyscopeServer(LoopbackAddress):
                 lines.append("  stderr: " + tail.replace("\n", "\n  "))
         report.sections.append(("keyscope servers", "\n".join(lines)))
 
-    def __init__(self, extra_args: Iterable[str] = (), env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        extra_args: Iterable[str] = (),
+        env: dict[str, str] | None = None,
+        command: Iterable[str] = ("serve", "--demo"),
+        ready_store: str | None = READY_STORE,
+    ) -> None:
         self.binary = keyscope_binary()
         if not self.binary.exists():
             raise ServerStartError(
@@ -145,7 +153,7 @@ class KeyscopeServer(LoopbackAddress):
             {"KEYSCOPE_HOME": str(self.home), "TMPDIR": str(self.home), "XDG_CONFIG_HOME": str(self.config_home)}
         )
         full_env.update(env or {})
-        self.args = [str(self.binary), "serve", "--demo", "--port", "0", *self.extra_args]
+        self.args = [str(self.binary), *command, "--port", "0", *self.extra_args]
         self.process = subprocess.Popen(
             self.args,
             cwd=REPO,
@@ -165,7 +173,8 @@ class KeyscopeServer(LoopbackAddress):
                 f"(exit code {self.process.poll()}).\nstdout:\n{self.stdout_text()}\nstderr:\n{self.stderr_text()}"
             )
         try:
-            self.wait_store(READY_STORE)
+            if ready_store:
+                self.wait_store(ready_store)
         except BaseException:
             self.stop()
             raise

@@ -20,6 +20,8 @@ struct BackendBenchmarks {
     var peer: LatencySample
     var setResults: [BenchmarkResult]
     var setRounds: Int
+    /// A set on an inspected store with fleet publishing beside one without (FleetSetBenchmarks).
+    var fleetResults: [BenchmarkResult]
     var elapsed: Duration
 
     static func run(progress: @escaping (String) -> Void) throws -> BackendBenchmarks {
@@ -38,11 +40,17 @@ struct BackendBenchmarks {
             let setCost = try BackendSetBenchmarks(redisURL: redis.url)
             return try harness.run(setCost.all) { progress("backend set cost: \($0)") }
         }()
+        let fleetResults = try { () throws -> [BenchmarkResult] in
+            let fleetCost = try FleetSetBenchmarks(redisURL: redis.url)
+            defer { fleetCost.stop() }
+            return try harness.run(fleetCost.all) { progress("fleet set cost: \($0)") }
+        }()
         // The stores are released, and their sync threads end with them; give the readers their blocking read's
         // time to notice before Redis goes away, so that they do not report it as lost.
         Thread.sleep(forTimeInterval: 1.5)
         return BackendBenchmarks(
             sync: sync, uncoalesced: uncoalesced, peer: peer, setResults: results, setRounds: harness.rounds,
+            fleetResults: fleetResults,
             elapsed: ContinuousClock.now - started)
     }
 
@@ -69,12 +77,27 @@ struct BackendBenchmarks {
                     peer.map { Report.ratio(result.median / $0.median) } ?? "—",
                 ]
             })
+        let fleetSets = Report.grid(
+            ["benchmark", "ns/op median", "min", "÷ inspected"],
+            fleetResults.map { result in
+                let peer = FleetSetBenchmarks.pairs.first { $0.0 == result.name }.flatMap { pair in
+                    fleetResults.first { $0.name == pair.1 }
+                }
+                return [
+                    result.name, Report.number(result.median), Report.number(result.minimum),
+                    peer.map { Report.ratio(result.median / $0.median) } ?? "—",
+                ]
+            })
         return """
             Backend storage on Redis: sync latency between two instances (set on A → change applied on B)
             \(latency)
 
             What a Redis-backed store costs a set (same set, rounds interleaved with a memory store's)
             \(sets)
+
+            What joining a fleet costs a set (an inspected store whose hub also publishes to Redis, beside one that \
+            does not; after each fleet round the publisher is waited for, untimed)
+            \(fleetSets)
 
             Two RedisBackend instances (each with its own registry, factory, pusher and reader connections) share \
             one namespace on a redis-server started for this run on loopback. A writes \(Self.rate) changes/s for \
@@ -105,8 +128,16 @@ struct BackendBenchmarks {
             figures.append(
                 ReportFigure(name, own.median, unit: "ns", better: .lower, peer: peerName, peerValue: peer.median))
         }
+        for (name, peerName) in FleetSetBenchmarks.pairs {
+            guard let own = fleetResults.first(where: { $0.name == name }),
+                let peer = fleetResults.first(where: { $0.name == peerName })
+            else { continue }
+            figures.append(
+                ReportFigure(name, own.median, unit: "ns", better: .lower, peer: peerName, peerValue: peer.median))
+        }
         return ResultsFile(
-            part: "backend", title: "Backend storage on Redis (sync between two instances; set cost ÷ memory store)",
+            part: "backend",
+            title: "Redis (sync between two instances; set cost ÷ memory store; fleet publishing ÷ inspected)",
             command: ResultsFile.keyscopeBenchCommand("backend"), seconds: Harness.nanoseconds(elapsed) / 1e9,
             figures: figures)
     }

@@ -58,12 +58,17 @@ public struct FeatureRoute: Sendable {
         public var rest: [String]
         /// The JSON body; `nil` when the route takes none or it was empty.
         public var body: StoreValue?
+        /// The query's parameters, percent-decoded (the first of each name).
+        public var query: [String: String]
 
-        public init(method: Method, path: String, rest: [String] = [], body: StoreValue? = nil) {
+        public init(
+            method: Method, path: String, rest: [String] = [], body: StoreValue? = nil, query: [String: String] = [:]
+        ) {
             self.method = method
             self.path = path
             self.rest = rest
             self.body = body
+            self.query = query
         }
     }
 
@@ -85,12 +90,16 @@ public struct FeatureRoute: Sendable {
     public let pathForm: PathForm
     /// The refusal of this route on a read-only server; `nil` for the hub's own.
     public let readOnlyRefusal: HubError?
+    /// Whether the route takes the place of the server's own route with the same method and path (a fleet
+    /// dashboard's `GET /api/snapshot` serves an instance's state, not the empty hub's).
+    public let replacesBuiltIn: Bool
     public let handle: @Sendable (Request) throws(HubError) -> Response
 
     /// A route at `path` (`/tune`, `/tune/*`); `writes` routes are refused on a read-only server.
     public init(
         _ method: Method, _ path: String, body: Body = .none, writes: Bool = false, pathForm: PathForm = .decoded,
-        readOnlyRefusal: HubError? = nil, handle: @escaping @Sendable (Request) throws(HubError) -> Response
+        readOnlyRefusal: HubError? = nil, replacesBuiltIn: Bool = false,
+        handle: @escaping @Sendable (Request) throws(HubError) -> Response
     ) {
         precondition(path.hasPrefix("/"), "a route's path starts with /")
         self.method = method
@@ -99,6 +108,7 @@ public struct FeatureRoute: Sendable {
         self.writes = writes
         self.pathForm = pathForm
         self.readOnlyRefusal = readOnlyRefusal
+        self.replacesBuiltIn = replacesBuiltIn
         self.handle = handle
     }
 

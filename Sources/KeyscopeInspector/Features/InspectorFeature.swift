@@ -1,3 +1,5 @@
+public import KeyscopeProtocol
+
 /// A capability of the inspector beyond the change stream (tunables, preferences, watches, recordings…): what it
 /// serves over HTTP and the WebSocket, plugged into a hub through one seam so that neither the hub nor the server
 /// names it.
@@ -21,6 +23,10 @@ public protocol InspectorFeature: AnyObject, Sendable {
     /// The request types it answers on the WebSocket and `POST /api/request`. Read once when the feature is added.
     var requests: [FeatureRequest] { get }
 
+    /// The stream for a WebSocket client that upgraded with `query` (the `/ws` URL's query parameters), when this
+    /// feature serves it instead of the hub; `nil` to leave it to the hub (or the next feature). A thrown error
+    /// refuses the upgrade with its code's HTTP status.
+    func stream(for query: [String: String]) throws(HubError) -> (any FeatureStream)?
     /// Called once when the feature is added to `hub`, before any of its handlers runs. A feature keeps the hub
     /// weakly (or not at all): the hub holds its features.
     func attached(to hub: InspectorHub)
@@ -32,4 +38,7 @@ extension InspectorFeature {
 
     /// Nothing to do.
     public func attached(to hub: InspectorHub) {}
+
+    /// The hub's own stream for every client.
+    public func stream(for query: [String: String]) throws(HubError) -> (any FeatureStream)? { nil }
 }

@@ -52,8 +52,8 @@ public final class RedisBackend: LiveBackendAdapter {
         throws(RedisError)
     {
         let instance = instance ?? Self.defaultInstanceID()
-        try Self.checkName(fleet, "fleet name")
-        try Self.checkName(instance, "instance id")
+        try Self.checkFleetName(fleet, "fleet name")
+        try Self.checkFleetName(instance, "instance id")
         self.url = url
         self.fleet = fleet
         self.instance = instance
@@ -74,7 +74,9 @@ public final class RedisBackend: LiveBackendAdapter {
         return String(String(allowed).suffix(64))
     }
 
-    static func checkName(_ name: String, _ what: String) throws(RedisError) {
+    /// Checks a fleet name or an instance id: 1 to 64 of `A-Z a-z 0-9 . _ -` (they become parts of Redis keys).
+    /// - Throws: ``RedisError`` `badURL` naming `what` (`"fleet name"`, `"instance id"`).
+    public static func checkFleetName(_ name: String, _ what: String) throws(RedisError) {
         let valid =
             (1...64).contains(name.count)
             && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }

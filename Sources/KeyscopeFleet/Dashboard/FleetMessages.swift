@@ -1,0 +1,51 @@
+import KeyscopeCore
+import KeyscopeProtocol
+
+/// The messages a fleet dashboard adds to docs/protocol.md's (docs/fleet.md "All instances at once").
+enum FleetMessages {
+    /// `{"type":"changes","entries":[…]}` from log lines, each with `"instance": ID` first when `instance` is given.
+    static func changes(_ lines: [(instance: String?, line: [UInt8])]) -> [UInt8] {
+        var bytes = Array(#"{"type":"changes","entries":["#.utf8)
+        for (index, item) in lines.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if let instance = item.instance, item.line.first == UInt8(ascii: "{"), item.line.count > 2 {
+                bytes += Array(#"{"instance":"#.utf8)
+                bytes += StoreValue.string(instance).jsonBytes()
+                bytes.append(UInt8(ascii: ","))
+                bytes += item.line.dropFirst()
+            } else {
+                bytes += item.line
+            }
+        }
+        bytes += Array("]}".utf8)
+        return bytes
+    }
+
+    /// `{"type":"gap","from":A,"to":B}`, with `"instance": ID` when given.
+    static func gap(from: Int, to: Int, instance: String?) -> [UInt8] {
+        var object: [String: StoreValue] = [
+            "type": "gap", "from": .integer(Int64(from)), "to": .integer(Int64(to)),
+        ]
+        if let instance { object["instance"] = .string(instance) }
+        return StoreValue.object(object).jsonBytes(sortedKeys: true)
+    }
+
+    /// `{"type":"fleet","fleet":NAME,"instances":[…]}`.
+    static func fleet(_ view: FleetView) -> [UInt8] {
+        guard case .object(var object) = view.fleetObject() else { return [] }
+        object["type"] = "fleet"
+        return StoreValue.object(object).jsonBytes(sortedKeys: true)
+    }
+
+    /// The request's members, `nil` when it is not a JSON object.
+    static func members(_ request: [UInt8]) -> [String: StoreValue]? {
+        (try? StoreValue(jsonBytes: request))?.objectValue
+    }
+
+    static let notAnObject = HubError(
+        code: .badJSON, message: "a request is one JSON object, such as {\"id\":1,\"type\":\"resync\"}")
+
+    static func reply(id: StoreValue, result: StoreValue) -> [UInt8] {
+        StoreValue.object(["type": "reply", "id": id, "ok": true, "result": result]).jsonBytes(sortedKeys: true)
+    }
+}

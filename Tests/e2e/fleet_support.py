@@ -1,0 +1,37 @@
+"""A fleet on one machine for the e2e tests: a real `redis-server`, instances (`keyscope serve --demo --redis …
+--fleet … --instance …`) and a fleet dashboard (`keyscope fleet`)."""
+
+from __future__ import annotations
+
+from support import KeyscopeServer, http, wait_for
+
+FLEET = "e2e"
+
+
+def start_instance(redis, instance: str, *extra: str, fleet: str = FLEET, rate: int = 20) -> KeyscopeServer:
+    return KeyscopeServer(["--redis", redis.url, "--fleet", fleet, "--instance", instance, "--rate", str(rate), *extra])
+
+
+def start_fleet(redis, *extra: str, fleet: str = FLEET) -> KeyscopeServer:
+    return KeyscopeServer(["--redis", redis.url, "--fleet", fleet, *extra], command=("fleet",), ready_store=None)
+
+
+def fleet_instances(dashboard: KeyscopeServer) -> dict[str, dict]:
+    response = http(dashboard, "GET", "/api/fleet")
+    assert response.status == 200, response.describe()
+    return {item["id"]: item for item in response.json()["instances"]}
+
+
+def wait_live(dashboard: KeyscopeServer, *ids: str, timeout: float = 15) -> dict[str, dict]:
+    """Waits until every id is listed `live` (and its state has been read, so its snapshot can be served)."""
+
+    def ready():
+        listed = fleet_instances(dashboard)
+        if not all(listed.get(i, {}).get("state") == "live" for i in ids):
+            return None
+        for i in ids:
+            if http(dashboard, "GET", f"/api/snapshot?instance={i}").status != 200:
+                return None
+        return listed
+
+    return wait_for(ready, f"{', '.join(ids)} live on the fleet dashboard", timeout=timeout)
