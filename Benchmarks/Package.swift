@@ -14,7 +14,6 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "KeyscopeBenchmarks",
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     dependencies: [
         .package(name: "Keyscope", path: ".."),
         // The peer server of the push benchmark.

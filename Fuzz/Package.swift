@@ -15,7 +15,6 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "KeyscopeFuzz",
-    platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "Keyscope", path: "..")
     ],

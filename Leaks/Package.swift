@@ -14,7 +14,6 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "KeyscopeLeaks",
-    platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "Keyscope", path: ".."),
         // The main package's version, to quiet the inspector's per-start log line.

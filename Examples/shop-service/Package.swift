@@ -14,7 +14,6 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "ShopService",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "shop-service", targets: ["shop-service"])
     ],

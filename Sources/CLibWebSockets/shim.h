@@ -5,7 +5,7 @@
 #include <libwebsockets.h>
 
 #if defined(__linux__)
-// The request-line capture's readiness watch (KeyscopeServer/ReadinessWatch.swift): Glibc's Swift module has no epoll.
+// The readiness watch (KeyscopeLws/ReadinessWatch.swift): Glibc's Swift module has no epoll.
 #include <sys/epoll.h>
 #endif
 

@@ -1,4 +1,3 @@
-import CLibWebSockets
 import Foundation
 import KeyscopeLws
 import KeyscopeProtocol
@@ -14,8 +13,8 @@ import Synchronization
 /// connection.close()
 /// ```
 /// Other threads only put work into ``shared`` under its lock and call `lws_cancel_service`, which makes the service
-/// thread run `LWS_CALLBACK_EVENT_WAIT_CANCELLED`; there it asks for `LWS_CALLBACK_CLIENT_WRITEABLE` and writes
-/// (the rule STYLE.md gives for the server, from lws's `minimal-ws-server-threads`).
+/// thread handle `.eventWaitCancelled`; there it asks for a `.clientWriteable` event and writes
+/// (the rule CONTRIBUTING.md gives for every lws context, from lws's example `minimal-ws-server-threads`).
 ///
 /// `@unchecked Sendable`: the stored properties without a lock (the lws handle, the message being received, the message being
 /// written, the outcome) are read and written only on the service thread, from ``run()`` and the lws callback it
@@ -55,9 +54,9 @@ final class WebSocketConnection: @unchecked Sendable {
     // WebSocketConnection+Callbacks.swift use them too.
     var onEvent: @Sendable (WebSocketEvent) -> Void = { _ in }
     /// The connection's handle while it is usable.
-    var wsi: OpaquePointer?
-    /// The connection's handle as lws returned it, kept to recognise its `LWS_CALLBACK_WSI_DESTROY`.
-    var clientWSI: OpaquePointer?
+    var wsi: LwsConnection?
+    /// The connection's handle as lws returned it, kept to recognise its `.wsiDestroy`.
+    var clientWSI: LwsConnection?
     var established = false
     /// The message being received; once one went over the limit (`overLimit`), the rest is dropped until the close
     /// with 1009 is out.
@@ -107,45 +106,24 @@ final class WebSocketConnection: @unchecked Sendable {
     /// The service thread's whole life: create the context, connect, service until the connection ends, tear
     /// down, then report how it ended.
     private func run() {
-        let owner = UnsafeMutablePointer<Unmanaged<WebSocketConnection>?>.allocate(capacity: 1)
-        owner.initialize(to: Unmanaged.passUnretained(self))
-        let memory = LwsContextMemory(
-            protocolName: settings.subprotocol, callback: keyscopeClientCallback,
-            rxBufferSize: settings.receiveBufferBytes, txPacketSize: settings.fragmentBytes)
-        defer {
-            withExtendedLifetime(memory) {}
-            owner.deinitialize(count: 1)
-            owner.deallocate()
-            onEvent(outcome ?? .failed(httpStatus: nil, reason: "the connection ended for an unknown reason"))
-        }
-
-        var info = lws_context_creation_info()
-        info.port = CONTEXT_PORT_NO_LISTEN
-        info.protocols = UnsafePointer(memory.protocols)
-        info.gid = -1
-        info.uid = -1
-        // Without it lws 4.1 sends "Origin: http://" + the origin given; the server wants exactly http://HOST:PORT.
-        info.options = UInt64(LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN)
-        info.user = UnsafeMutableRawPointer(owner)
-        info.timeout_secs = UInt32(clamping: settings.timeoutSeconds)
-        info.connect_timeout_secs = UInt32(clamping: settings.timeoutSeconds)
-        guard let context = lws_create_context(&info) else {
+        let created = LwsClientContext(
+            LwsClientContext.Settings(
+                protocolName: settings.subprotocol, rxBufferSize: settings.receiveBufferBytes,
+                txPacketSize: settings.fragmentBytes, timeoutSeconds: settings.timeoutSeconds),
+            handler: self)
+        defer { onEvent(outcome ?? .failed(httpStatus: nil, reason: "the connection ended for an unknown reason")) }
+        guard let context = created else {
             outcome = .failed(httpStatus: nil, reason: "libwebsockets could not create a client context")
             shared.withLock { $0.finished = true }
             return
         }
-        shared.withLock { $0.context = LwsContextHandle(context) }
+        shared.withLock { $0.context = context.handle }
 
-        var connectInfo = lws_client_connect_info()
-        connectInfo.context = context
-        connectInfo.protocol = UnsafePointer(memory.protocolName)
-        connectInfo.address = UnsafePointer(memory.keep(settings.endpoint.address))
-        connectInfo.port = Int32(settings.endpoint.port)
-        connectInfo.path = UnsafePointer(memory.keep(settings.endpoint.webSocketPath))
-        connectInfo.host = UnsafePointer(memory.keep(settings.endpoint.hostHeader))
-        connectInfo.origin = UnsafePointer(memory.keep(settings.endpoint.origin))
-        connectInfo.ssl_connection = 0
-        let started = lws_client_connect_via_info(&connectInfo)
+        let endpoint = settings.endpoint
+        let started = context.connect(
+            to: LwsClientContext.Endpoint(
+                address: endpoint.address, port: endpoint.port, path: endpoint.webSocketPath,
+                host: endpoint.hostHeader, origin: endpoint.origin))
         if started == nil && outcome == nil {
             outcome = .failed(httpStatus: nil, reason: "libwebsockets could not start the connection")
         }
@@ -156,7 +134,7 @@ final class WebSocketConnection: @unchecked Sendable {
         }
 
         while outcome == nil {
-            if lws_service(context, 0) < 0, outcome == nil {
+            if !context.service(), outcome == nil {
                 outcome =
                     established ? .closed(closure(.dropped)) : .failed(httpStatus: nil, reason: "lws_service failed")
             }
@@ -167,8 +145,7 @@ final class WebSocketConnection: @unchecked Sendable {
             shared.finished = true
             shared.outgoing = []
         }
-        // Callbacks during the teardown find no owner and do nothing.
-        owner.pointee = nil
-        lws_context_destroy(context)
+        // Callbacks during the teardown find no handler and do nothing.
+        context.destroy()
     }
 }

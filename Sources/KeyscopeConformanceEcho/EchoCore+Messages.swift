@@ -1,11 +1,10 @@
-import CLibWebSockets
 import KeyscopeLws
 
 /// The echo itself: each message is collected (``KeyscopeLws/MessageAssembly``, within the limit) and sent back
 /// whole, one at a time. Framing, control frames and the closing handshake are lws's, as for the inspector.
 extension EchoCore {
     /// A piece of a message: collected until the last fragment, then queued to go back.
-    func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+    func receive(_ wsi: LwsConnection, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         guard let session = sessions[wsi] else { return 0 }
         // As for the inspector: after an oversized message, everything is ignored until the close goes out (from
         // the writable callback: returning -1 here can crash lws 4.1 when more frames are buffered).
@@ -22,19 +21,19 @@ extension EchoCore {
             // the same read breaks the protocol (lws fails the connection before any writable callback).
             session.reading.setPaused(true, on: wsi)
         }
-        lws_callback_on_writable(wsi)
+        wsi.callbackOnWritable()
         return 0
     }
 
     /// The socket can take more: one echo per call (lws's rule); after the last echo, the 1009 close if a message
     /// was too large.
-    func writable(_ wsi: OpaquePointer) -> Int32 {
+    func writable(_ wsi: LwsConnection) -> Int32 {
         guard let session = sessions[wsi] else { return 0 }
         if session.closing { return WebSocketClose.goingAway(wsi) }
         if session.hasQueuedEchoes {
             guard session.writeNext() else { return -1 }
             if !session.hasQueuedEchoes { session.reading.setPaused(false, on: wsi) }
-            if session.hasQueuedEchoes || session.incoming.overLimit { lws_callback_on_writable(wsi) }
+            if session.hasQueuedEchoes || session.incoming.overLimit { wsi.callbackOnWritable() }
             return 0
         }
         if session.incoming.overLimit { return WebSocketClose.messageTooLarge(wsi, limit: options.maxMessageBytes) }

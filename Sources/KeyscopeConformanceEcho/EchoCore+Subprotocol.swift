@@ -1,4 +1,3 @@
-import CLibWebSockets
 import Foundation
 import KeyscopeLws
 
@@ -11,7 +10,7 @@ extension EchoCore {
     /// when the upgrade may go on. Called again for the same request (lws's second check), it writes the same name.
     func adoptSubprotocol(_ request: LwsRequest) -> Refusal? {
         guard let slot = subprotocol else { return nil }
-        guard let offered = request.value(WSI_TOKEN_PROTOCOL) else { return nil }
+        guard let offered = request.value(.webSocketProtocol) else { return nil }
         let first = offered.split(separator: ",", omittingEmptySubsequences: false)[0]
             .trimmingCharacters(in: .whitespaces)
         // lws copies the list into 128 bytes and each name into 64, each with a NUL, and wants a byte to spare; it

@@ -1,4 +1,3 @@
-import CLibWebSockets
 import KeyscopeLws
 import Synchronization
 
@@ -15,7 +14,7 @@ final class EchoCore: @unchecked Sendable {
     // Service thread only.
     /// Set once the listening port is known (it may have been 0).
     var policy: HostPolicy
-    var sessions: [OpaquePointer: EchoSession] = [:]
+    var sessions: [LwsConnection: EchoSession] = [:]
     /// The protocol's name as lws reads it, rewritten before each upgrade (``adoptSubprotocol(_:)``).
     var subprotocol: UnsafeMutablePointer<CChar>?
     var stopping = false
@@ -38,42 +37,40 @@ final class EchoCore: @unchecked Sendable {
         context.withLock { $0?.wake() }
     }
 
-    func handle(
-        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-        _ input: UnsafeMutableRawPointer?, _ length: Int
-    ) -> Int32 {
-        switch reason {
-        case LWS_CALLBACK_HTTP:
-            let request = LwsRequest(wsi: wsi)
+    /// Every event of the context's connections (``KeyscopeLws/LwsCallbackHandler``); `nil` leaves it to lws.
+    func handle(_ event: LwsEvent, on wsi: LwsConnection, input: UnsafeMutableRawPointer?, length: Int) -> Int32? {
+        switch event {
+        case .http:
+            let request = LwsRequest(wsi)
             if let refused = policy.hostRefusal(request) { return LwsResponse.refuse(wsi, refused) }
             return LwsResponse.error(
                 wsi, status: 404, code: "not_found",
                 message: "this is the conformance echo (KeyscopeConformanceEcho): it answers WebSocket upgrades only")
-        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        case .confirmUpgrade:
             // A real HTTP status rather than a dropped socket; 1 tells lws the response was written here.
-            guard let refused = upgradeRefusal(LwsRequest(wsi: wsi)) else { return 0 }
+            guard let refused = upgradeRefusal(LwsRequest(wsi)) else { return 0 }
             LwsResponse.write(wsi, raw: refused.rawResponse)
             return 1
-        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        case .filterProtocolConnection:
             // The upgrade was confirmed above; this is a second line in case lws skips the confirmation.
-            return upgradeRefusal(LwsRequest(wsi: wsi)) == nil ? 0 : 1
-        case LWS_CALLBACK_ESTABLISHED:
+            return upgradeRefusal(LwsRequest(wsi)) == nil ? 0 : 1
+        case .established:
             guard !stopping else { return -1 }
             sessions[wsi] = EchoSession(wsi: wsi, maxMessageBytes: options.maxMessageBytes)
             return 0
-        case LWS_CALLBACK_RECEIVE:
+        case .receive:
             return receive(wsi, input, length)
-        case LWS_CALLBACK_SERVER_WRITEABLE:
+        case .serverWriteable:
             return writable(wsi)
-        case LWS_CALLBACK_CLOSED:
+        case .closed:
             sessions[wsi] = nil
             if stopping && sessions.isEmpty { finished = true }
             return 0
-        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        case .eventWaitCancelled:
             if !stopping, stopRequested.load(ordering: .sequentiallyConsistent) { beginStop() }
             return 0
         default:
-            return lws_callback_http_dummy(wsi, reason, user, input, length)
+            return nil
         }
     }
 
@@ -88,7 +85,7 @@ final class EchoCore: @unchecked Sendable {
         stopping = true
         for session in sessions.values {
             session.closing = true
-            lws_callback_on_writable(session.wsi)
+            session.wsi.callbackOnWritable()
         }
         if sessions.isEmpty { finished = true }
     }
@@ -97,11 +94,11 @@ final class EchoCore: @unchecked Sendable {
 /// The echo on its ``KeyscopeLws/LwsServiceThread``.
 extension EchoCore: LwsService {
     func contextCreated(
-        _ context: OpaquePointer, vhost: OpaquePointer?, port: Int, protocolName: UnsafeMutablePointer<CChar>
+        _ context: LwsContextHandle, vhost: LwsVhost?, port: Int, protocolName: UnsafeMutablePointer<CChar>
     ) {
         subprotocol = protocolName
         policy = HostPolicy(port: port, extraHosts: [], extraOrigins: [])
-        self.context.withLock { $0 = LwsContextHandle(context) }
+        self.context.withLock { $0 = context }
     }
 
     func serviced() {}

@@ -1,4 +1,3 @@
-import CLibWebSockets
 import Dispatch
 import KeyscopeLws
 import Logging
@@ -31,7 +30,7 @@ final class EchoServer: Sendable {
             guard running == nil else { throw EchoError("the echo is already running") }
             let core = EchoCore(options: options)
             var settings = LwsServiceThread.Settings(
-                host: options.host, port: options.port, protocolName: "", callback: echoCallback,
+                host: options.host, port: options.port, protocolName: "",
                 maxHeaderBytes: options.maxHeaderBytes, headerTimeoutSeconds: options.headerTimeoutSeconds)
             // The protocol is renamed to each client's first offer (``EchoCore/adoptSubprotocol(_:)``); lws refuses
             // names over 62 bytes anyway.
@@ -75,13 +74,4 @@ final class EchoServer: Sendable {
 struct EchoError: Error, Hashable, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// The C entry point lws calls for every event: finds the echo through the context's user pointer.
-func echoCallback(
-    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-    _ input: UnsafeMutableRawPointer?, _ length: Int
-) -> Int32 {
-    guard let wsi, let core = LwsServiceThread.service(of: wsi, as: EchoCore.self) else { return 0 }
-    return core.handle(wsi, reason, user, input, length)
 }

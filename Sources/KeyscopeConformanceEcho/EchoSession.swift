@@ -3,7 +3,7 @@ import KeyscopeLws
 /// One connection of the conformance echo: the message it is receiving and the echoes waiting to go out, oldest
 /// first. Touched only by the service thread.
 final class EchoSession {
-    let wsi: OpaquePointer
+    let wsi: LwsConnection
     /// The message being received (see ``MessageAssembly``): once one went over the limit, the echoes before it go
     /// out and the connection closes with 1009.
     var incoming: MessageAssembly
@@ -13,7 +13,7 @@ final class EchoSession {
     var reading = ReadFlow()
     private var outbox = Outbox<OutgoingMessage>()
 
-    init(wsi: OpaquePointer, maxMessageBytes: Int) {
+    init(wsi: LwsConnection, maxMessageBytes: Int) {
         self.wsi = wsi
         self.incoming = MessageAssembly(limit: maxMessageBytes)
     }

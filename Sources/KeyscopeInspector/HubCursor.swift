@@ -24,7 +24,7 @@ public enum CursorRead: Sendable {
 /// case .entries(let entries)?: send(HubMessages.changes(entries))
 /// case .gap(let from, let to, let snapshot)?: send(HubMessages.gap(from: from, to: to)); send(snapshot.messageBytes())
 /// case .snapshot(let snapshot)?: send(snapshot.messageBytes())
-/// case nil: break   // nothing new; wait for the hub's onAppend
+/// case nil: break   // nothing new; wait for the hub's appendSignal
 /// }
 /// if let list = cursor.subscriptionsUpdate() { send(HubMessages.subscriptions(list)) }
 /// ```

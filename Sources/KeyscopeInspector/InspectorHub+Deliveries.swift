@@ -8,13 +8,13 @@ extension InspectorHub {
     /// Runs on the hub's own timer (``HubOptions/deliveriesRefresh``); never from a store observer.
     func refreshDeliveries() {
         let total = subscriptions().reduce(0) { $0 &+ $1.deliveries }
-        let wake = state.withLock { state -> (@Sendable () -> Void)? in
-            guard state.running, total != state.deliveriesSent else { return nil }
+        let changed = state.withLock { state -> Bool in
+            guard state.running, total != state.deliveriesSent else { return false }
             state.deliveriesSent = total
             state.subscriptionsVersion += 1
-            return state.onAppend
+            return true
         }
-        wake?()
+        if changed { appendSignal.raise() }
     }
 
     /// A repeating timer that calls ``refreshDeliveries()``, or `nil` when the option turns it off.

@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// ```swift
 /// let hub = InspectorHub(registry: .shared, options: HubOptions(maxEntries: 50_000))
-/// hub.onAppend = { wakeServiceThread() }          // set once, before start()
+/// hub.appendSignal.install { wakeServiceThread() } // before start(): one call per burst of changes
 /// hub.start()
 /// let (snapshot, cursor) = hub.makeCursor()         // a new client
 /// send(snapshot.messageBytes())
@@ -18,7 +18,7 @@ import Synchronization
 /// ```
 ///
 /// **Under the store's lock.** The registry calls the hub's observer synchronously, under the lock of the store
-/// that changed. The observer only takes the next seq and the time, appends the entry and calls ``onAppend``: it
+/// that changed. The observer only takes the next seq and the time, appends the entry and raises ``appendSignal``: it
 /// never walks a value, never encodes JSON, never waits for a client and never calls a store. The log's bounds (byte
 /// estimates, eviction) are kept by ``settle()`` on a reader's thread (or a background queue when no reader keeps
 /// up), and a snapshot reads the stores themselves (see ``snapshot()``), so the hub keeps no copy of their state.
@@ -45,15 +45,6 @@ public final class InspectorHub: Sendable {
         /// Bumped by start and stop, so that a call from a detached observer (already on its way) is ignored.
         var generation = 0
         var running = false
-        /// ``InspectorHub/onAppend``, boxed, which the observer's appends read without retaining: a retain and a
-        /// release of the closure on every change cost a contended cache line whenever the closure's context happened
-        /// to share one with data another thread writes. Every hook ever set stays in ``hooks`` for the hub's life
-        /// (one small box per server start), so an observer that read this just before a setter replaced it can
-        /// still call it.
-        var appendHook: Unmanaged<AppendHook>?
-        var hooks: [AppendHook] = []
-        /// The hook's closure, retained: for the paths that are not every change's.
-        var onAppend: (@Sendable () -> Void)? { appendHook?.takeUnretainedValue().call }
         /// The seqs that snapshots being made start from: entries after the oldest are not evicted meanwhile.
         var pins: [Int] = []
         /// The sum of the delivery counts when the subscription list was last marked changed by the timer.
@@ -75,6 +66,9 @@ public final class InspectorHub: Sendable {
     private let deliveriesTimer = Mutex<(any DispatchSourceTimer)?>(nil)
     /// The features added to the hub (see ``add(_:)``), in the order they were added; never held while calling out.
     let featureList = Mutex(FeatureList())
+    /// Wakes the reader that follows the log (the server) once per burst of changes: raised after every append and
+    /// every subscription-list change, outside the hub's lock.
+    public let appendSignal = AppendSignal()
 
     /// A hub on `registry`, serving `features` (more can be added later with ``add(_:)``).
     public init(
@@ -89,23 +83,6 @@ public final class InspectorHub: Sendable {
     deinit {
         lifecycle.withLock { $0?.cancel() }
         deliveriesTimer.withLock { $0?.cancel() }
-    }
-
-    /// Called after every append (and every subscription-list change), from the observer, so under the lock of the
-    /// store that changed: keep it trivial (the server wakes its service thread here). Set it before ``start()``.
-    /// The hub keeps every closure set here until it is released, even after it was replaced or cleared (so that an
-    /// observer already on its way can still call it): capture little.
-    public var onAppend: (@Sendable () -> Void)? {
-        get { state.withLock { $0.onAppend } }
-        set {
-            state.withLock { state in
-                state.appendHook = newValue.map { call in
-                    let hook = AppendHook(call)
-                    state.hooks.append(hook)
-                    return .passUnretained(hook)
-                }
-            }
-        }
     }
 
     /// Whether the hub is observing its registry.
@@ -154,7 +131,7 @@ public final class InspectorHub: Sendable {
     public func stop() {
         lifecycle.withLock { token in
             guard let observation = token else { return }
-            let wake = state.withLock { state -> (@Sendable () -> Void)? in
+            state.withLock { state in
                 state.running = false
                 state.generation += 1
                 for id in state.known.keys.sorted() {
@@ -162,7 +139,6 @@ public final class InspectorHub: Sendable {
                 }
                 state.known = [:]
                 state.lastAdmitted = nil
-                return state.onAppend
             }
             observation.cancel()
             token = nil
@@ -171,7 +147,7 @@ public final class InspectorHub: Sendable {
                 timer = nil
             }
             settle()
-            wake?()
+            appendSignal.raise()
         }
     }
 
@@ -183,15 +159,15 @@ public final class InspectorHub: Sendable {
             try store.transaction { tx in
                 guard let registered = registry.store(store.id), registered === store else { return }
                 let event = HubLogEvent.registered(version: store.version, root: tx.get(.root) ?? .emptyObject)
-                let wake = state.withLock { state -> (@Sendable () -> Void)? in
+                let appended = state.withLock { state -> Bool in
                     guard state.running, state.generation == generation, state.known[store.id] == nil else {
-                        return nil
+                        return false
                     }
                     state.known[store.id] = []
                     _ = state.log.append(time: .now, storeID: store.id, event: event)
-                    return state.onAppend
+                    return true
                 }
-                wake?()
+                if appended { appendSignal.raise() }
             }
         } catch {
             // Only a store that was removed (store_removed) refuses the empty transaction: nothing to pick up.
@@ -209,13 +185,13 @@ public final class InspectorHub: Sendable {
         case .reset(_, let version): event = .reset(version: version)
         case .removed: event = .removed
         case .subscriptionsChanged(_, let list):
-            let wake = state.withLock { state -> (@Sendable () -> Void)? in
-                guard state.running, state.generation == generation, state.known[id] != nil else { return nil }
+            let changed = state.withLock { state -> Bool in
+                guard state.running, state.generation == generation, state.known[id] != nil else { return false }
                 state.known[id] = list
                 state.subscriptionsVersion += 1
-                return state.onAppend
+                return true
             }
-            wake?()
+            if changed { appendSignal.raise() }
             return
         }
         let ticket = WriteTicket.onThisThread
@@ -225,7 +201,7 @@ public final class InspectorHub: Sendable {
             }
             let (entry, replaced) = state.log.append(time: .now, storeID: id, event: event)
             return Appended(
-                entry: ticket == nil ? nil : entry, replaced: replaced, wake: state.appendHook,
+                entry: ticket == nil ? nil : entry, replaced: replaced,
                 settle: state.log.unsettled >= Self.writerSettleThreshold)
         }
         // A refilled spare's old event (its change's patches, allocated on this thread) is freed here, on return,
@@ -235,8 +211,7 @@ public final class InspectorHub: Sendable {
         // Readers settle the log as they read; with none keeping up, a background queue does it once this many are
         // waiting, so that the bounds hold (give or take the threshold) and the writer never pays for it.
         if appended.settle { settleInBackground() }
-        // The hook stays alive with the hub (see `State.hooks`), and the hub is alive while it observes.
-        appended.wake?._withUnsafeGuaranteedRef { $0.call() }
+        appendSignal.raise()
     }
 
     /// What the observer's append hands back from under the hub's lock.
@@ -245,7 +220,6 @@ public final class InspectorHub: Sendable {
         let entry: HubLogEntry?
         /// The event of the spare entry that was refilled, if one was.
         let replaced: HubLogEvent?
-        let wake: Unmanaged<AppendHook>?
         /// Whether enough entries wait for ``settle()`` to queue it.
         let settle: Bool
     }
@@ -317,16 +291,16 @@ public final class InspectorHub: Sendable {
         var storeID: StoreID?
         var storeIDSize = 0
         for pointer in pending {
-            pointer._withUnsafeGuaranteedRef { entry in
-                // Runs of one store are the rule: its id is measured once per run, not per entry.
-                if entry.storeID != storeID {
-                    storeID = entry.storeID
-                    storeIDSize = JSONSizeEstimate.string(entry.storeID.description)
-                }
-                let size = HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize)
-                entry.recordEstimate(size)
-                estimates.append(size)
+            // Not retained: the log holds every unsettled entry until this settle is over.
+            unowned(unsafe) let entry = pointer.takeUnretainedValue()
+            // Runs of one store are the rule: its id is measured once per run, not per entry.
+            if entry.storeID != storeID {
+                storeID = entry.storeID
+                storeIDSize = JSONSizeEstimate.string(entry.storeID.description)
             }
+            let size = HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize)
+            entry.recordEstimate(size)
+            estimates.append(size)
         }
         return estimates
     }
@@ -370,11 +344,4 @@ extension InspectorHub.State {
             return known.removeValue(forKey: id) != nil
         }
     }
-}
-
-/// The hub's append hook in a box of its own (see `InspectorHub.State.appendHook`).
-final class AppendHook: Sendable {
-    let call: @Sendable () -> Void
-
-    init(_ call: @escaping @Sendable () -> Void) { self.call = call }
 }

@@ -11,7 +11,7 @@ package enum ExtensionOffers {
 
     /// 431 `too_large` when the offers are over ``maxBytes``; `nil` otherwise.
     package static func refusal(_ request: LwsRequest) -> Refusal? {
-        let length = Int(lws_hdr_total_length(request.wsi, WSI_TOKEN_EXTENSIONS))
+        let length = Int(lws_hdr_total_length(request.wsi, LwsHeader.webSocketExtensions.token))
         guard length > maxBytes else { return nil }
         return Refusal(
             status: 431, code: "too_large",

@@ -1,4 +1,4 @@
-package import CLibWebSockets
+import CLibWebSockets
 import Foundation
 
 /// The C memory an lws context points at for its whole life: its one protocol (name, callback, buffer sizes), the
@@ -6,28 +6,28 @@ import Foundation
 /// `lws_create_context` on the thread that services the context, and freed after `lws_context_destroy`.
 ///
 /// ```swift
-/// let memory = LwsContextMemory(protocolName: "keyscope.v1", callback: serverCallback, rxBufferSize: 64 << 10)
+/// let memory = LwsContextMemory(protocolName: "keyscope.v1", rxBufferSize: 64 << 10)
 /// info.protocols = UnsafePointer(memory.protocols)
 /// info.iface = UnsafePointer(memory.keep("127.0.0.1"))
 /// ```
-package final class LwsContextMemory {
+final class LwsContextMemory {
     private var strings: [UnsafeMutablePointer<CChar>] = []
     /// The protocol list lws reads: the one protocol, then the terminating empty entry.
-    package let protocols: UnsafeMutablePointer<lws_protocols>
+    let protocols: UnsafeMutablePointer<lws_protocols>
     /// The headers lws adds to every response the vhost writes (`nil` when none were given).
-    package let headers: UnsafeMutablePointer<lws_protocol_vhost_options>?
+    let headers: UnsafeMutablePointer<lws_protocol_vhost_options>?
     private let headerCount: Int
     /// The protocol's name as lws reads it: a buffer of ``nameCapacity`` bytes, NUL-terminated, which its owner may
     /// rewrite on the service thread (lws keeps this pointer, never a copy).
-    package let protocolName: UnsafeMutablePointer<CChar>
-    package let nameCapacity: Int
+    let protocolName: UnsafeMutablePointer<CChar>
+    let nameCapacity: Int
 
     /// - Parameters:
     ///   - nameCapacity: room for a longer name written later (at least the given name and its NUL).
     ///   - txPacketSize: the largest frame lws writes at once for the protocol (0: lws's default).
     ///   - headers: `(name with its colon, value)` pairs for ``headers``.
-    package init(
-        protocolName: String, nameCapacity: Int = 0, callback: LwsCallback?, rxBufferSize: Int,
+    init(
+        protocolName: String, nameCapacity: Int = 0, rxBufferSize: Int,
         txPacketSize: Int = 0, headers: [(String, String)] = []
     ) {
         let name = Array(protocolName.utf8CString)
@@ -41,7 +41,7 @@ package final class LwsContextMemory {
         protocols = .allocate(capacity: 2)
         protocols.initialize(repeating: lws_protocols(), count: 2)
         protocols[0].name = UnsafePointer(self.protocolName)
-        protocols[0].callback = callback
+        protocols[0].callback = lwsCallback
         protocols[0].per_session_data_size = 0
         protocols[0].rx_buffer_size = rxBufferSize
         protocols[0].tx_packet_size = txPacketSize
@@ -62,7 +62,7 @@ package final class LwsContextMemory {
     }
 
     /// A C copy of `text` that lives as long as this object.
-    package func keep(_ text: String) -> UnsafeMutablePointer<CChar> {
+    func keep(_ text: String) -> UnsafeMutablePointer<CChar> {
         // strdup only fails when memory is exhausted, where nothing else would work either.
         let copy = strdup(text)!
         strings.append(copy)
@@ -80,23 +80,16 @@ package final class LwsContextMemory {
     }
 }
 
-/// The C function lws calls for every event of a protocol's connections: a capture-free top-level function that
-/// finds its owner through the context's user pointer (``LwsServiceThread/service(of:as:)``).
-package typealias LwsCallback =
-    @convention(c) (
-        OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int
-    ) -> Int32
-
 /// An lws context pointer that other threads may hold to wake its service thread.
 ///
 /// `@unchecked Sendable`: other threads use it only for `lws_cancel_service`, the one lws call that is safe from any
 /// thread while the context exists; its owner keeps it behind a lock and takes it away before
 /// `lws_context_destroy`.
 package struct LwsContextHandle: @unchecked Sendable {
-    package let pointer: OpaquePointer
+    let pointer: OpaquePointer
 
-    package init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
-    /// Makes the service thread's `lws_service` return (it then gets `LWS_CALLBACK_EVENT_WAIT_CANCELLED`).
+    /// Makes the service thread's `lws_service` return (its handler then gets `.eventWaitCancelled`).
     package func wake() { lws_cancel_service(pointer) }
 }

@@ -1,14 +1,21 @@
-package import CLibWebSockets
+import CLibWebSockets
 
 /// The parts of an HTTP request that lws parsed, read from its header table (valid during the HTTP callbacks and
 /// the upgrade confirmation, while the table is still bound to the connection).
+///
+/// ```swift
+/// let request = LwsRequest(connection)
+/// request.value(.contentType)        // "application/json"
+/// request.query("resume")            // "42"
+/// ```
 package struct LwsRequest {
-    package let wsi: OpaquePointer
+    let wsi: OpaquePointer
 
-    package init(wsi: OpaquePointer) { self.wsi = wsi }
+    package init(_ connection: LwsConnection) { self.wsi = connection.wsi }
 
     /// Every occurrence of a header (lws keeps repeated headers as fragments), each as its own string.
-    package func values(_ token: lws_token_indexes) -> [String] {
+    package func values(_ header: LwsHeader) -> [String] {
+        let token = header.token
         var values: [String] = []
         var index: Int32 = 0
         while true {
@@ -25,7 +32,8 @@ package struct LwsRequest {
     }
 
     /// The header's value (fragments joined by lws), or `nil` when absent.
-    package func value(_ token: lws_token_indexes) -> String? {
+    package func value(_ header: LwsHeader) -> String? {
+        let token = header.token
         let length = lws_hdr_total_length(wsi, token)
         guard length > 0 else { return nil }
         var buffer = [CChar](repeating: 0, count: Int(length) + 1)
@@ -60,7 +68,7 @@ package struct LwsRequest {
 
     /// The query's `name=value` pairs (lws splits at `&` and percent-decodes them).
     package var queryItems: [(name: String, value: String)] {
-        values(WSI_TOKEN_HTTP_URI_ARGS).map { item in
+        values(.queryItems).map { item in
             guard let equals = item.firstIndex(of: "=") else { return (item, "") }
             return (String(item[..<equals]), String(item[item.index(after: equals)...]))
         }
@@ -71,7 +79,7 @@ package struct LwsRequest {
 
     /// The token the client presented: `Authorization: Bearer T`, else `?token=T`.
     package var presentedToken: String? {
-        if let authorization = value(WSI_TOKEN_HTTP_AUTHORIZATION) {
+        if let authorization = value(.authorization) {
             let prefix = "Bearer "
             if authorization.count > prefix.count, authorization.lowercased().hasPrefix("bearer ") {
                 return String(authorization.dropFirst(prefix.count)).trimmingSpaces

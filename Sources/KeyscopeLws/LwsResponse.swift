@@ -25,9 +25,10 @@ package enum LwsResponse {
     /// each answer costs a TCP handshake per request, which the dashboard (a few files and one WebSocket) does
     /// not notice; lws sends whatever is still buffered before it closes.
     package static func send(
-        _ wsi: OpaquePointer, status: Int, contentType: String, body: [UInt8],
+        _ connection: LwsConnection, status: Int, contentType: String, body: [UInt8],
         headers: [(name: String, value: String)] = []
     ) -> Int32 {
+        let wsi = connection.wsi
         let pre = kws_pre()
         let headerRoom = 1024 + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
         var buffer = [UInt8](repeating: 0, count: pre + headerRoom + body.count)
@@ -46,7 +47,7 @@ package enum LwsResponse {
             }
             failed = failed || lws_finalize_http_header(wsi, &cursor, end) != 0
             guard !failed, var position = cursor else { return }
-            if isHead(wsi) {
+            if isHead(connection) {
                 _ = lws_write(wsi, start, position - start, LWS_WRITE_HTTP)
                 return
             }
@@ -62,12 +63,13 @@ package enum LwsResponse {
     }
 
     /// Whether the request being answered is a `HEAD`.
-    package static func isHead(_ wsi: OpaquePointer) -> Bool {
-        lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
+    package static func isHead(_ connection: LwsConnection) -> Bool {
+        lws_hdr_total_length(connection.wsi, LwsHeader.headPath.token) > 0
     }
 
     /// Writes bytes that are already a whole HTTP response (``Refusal/rawResponse``).
-    package static func write(_ wsi: OpaquePointer, raw response: [UInt8]) {
+    package static func write(_ connection: LwsConnection, raw response: [UInt8]) {
+        let wsi = connection.wsi
         var buffer = [UInt8](repeating: 0, count: kws_pre()) + response
         _ = buffer.withUnsafeMutableBufferPointer { raw in
             lws_write(wsi, raw.baseAddress! + kws_pre(), response.count, LWS_WRITE_HTTP)
@@ -76,24 +78,24 @@ package enum LwsResponse {
 
     /// A refusal as a JSON error response (`{"error":{"code":…,"message":…}}`), with any headers it needs.
     package static func refuse(
-        _ wsi: OpaquePointer, _ refusal: Refusal, headers: [(name: String, value: String)] = []
+        _ connection: LwsConnection, _ refusal: Refusal, headers: [(name: String, value: String)] = []
     ) -> Int32 {
         send(
-            wsi, status: refusal.status, contentType: "application/json", body: refusal.body,
+            connection, status: refusal.status, contentType: "application/json", body: refusal.body,
             headers: refusal.extraHeaders + headers)
     }
 
     /// A JSON error: `{"error":{"code":…,"message":…}}`.
     package static func error(
-        _ wsi: OpaquePointer, status: Int, code: String, message: String,
+        _ connection: LwsConnection, status: Int, code: String, message: String,
         headers: [(name: String, value: String)] = []
     ) -> Int32 {
-        refuse(wsi, Refusal(status: status, code: code, message: message), headers: headers)
+        refuse(connection, Refusal(status: status, code: code, message: message), headers: headers)
     }
 
     /// A JSON body with status 200 (or another).
-    package static func json(_ wsi: OpaquePointer, _ body: [UInt8], status: Int = 200) -> Int32 {
-        send(wsi, status: status, contentType: "application/json", body: body)
+    package static func json(_ connection: LwsConnection, _ body: [UInt8], status: Int = 200) -> Int32 {
+        send(connection, status: status, contentType: "application/json", body: body)
     }
 
     private static func add(

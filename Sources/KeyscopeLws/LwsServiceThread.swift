@@ -3,14 +3,14 @@ package import Foundation
 package import Logging
 import Synchronization
 
-/// What an ``LwsServiceThread`` runs: the owner of a listening context's connections. Its callback finds it through
-/// the context's user pointer (``LwsServiceThread/service(of:as:)``). Every requirement is called on the service
-/// thread.
-package protocol LwsService: AnyObject, Sendable {
+/// What an ``LwsServiceThread`` runs: the owner of a listening context's connections, which handles their events
+/// (``LwsCallbackHandler``). Every requirement is called on the service thread.
+package protocol LwsService: LwsCallbackHandler, Sendable {
     /// The context exists and listens on `port` (the real one when 0 was asked); called before the thread reports
-    /// that it listens.
+    /// that it listens. `protocolName` is the name lws upgrades to, which the service may rewrite (see
+    /// ``LwsServiceThread/Settings/protocolNameCapacity``).
     func contextCreated(
-        _ context: OpaquePointer, vhost: OpaquePointer?, port: Int, protocolName: UnsafeMutablePointer<CChar>)
+        _ context: LwsContextHandle, vhost: LwsVhost?, port: Int, protocolName: UnsafeMutablePointer<CChar>)
     /// After each turn of `lws_service`.
     func serviced()
     /// The service loop ends once this is true.
@@ -30,9 +30,7 @@ package protocol LwsService: AnyObject, Sendable {
 /// ```
 package final class LwsServiceThread: Sendable {
     /// How the context listens and what it takes.
-    ///
-    /// `@unchecked Sendable`: ``callback`` is a C function pointer, the address of code that captures nothing.
-    package struct Settings: @unchecked Sendable {
+    package struct Settings: Sendable {
         /// The address to listen on (an IPv6 address only if it has a colon).
         package var host: String
         /// The TCP port; 0 picks any free port.
@@ -41,8 +39,6 @@ package final class LwsServiceThread: Sendable {
         package var protocolName: String
         /// Room for a longer protocol name written later.
         package var protocolNameCapacity = 0
-        /// The C callback of every connection.
-        package var callback: LwsCallback?
         /// The most bytes of request line and headers lws keeps for a request.
         package var maxHeaderBytes: Int
         /// How long a new connection may take to send its request headers, in seconds.
@@ -55,13 +51,11 @@ package final class LwsServiceThread: Sendable {
         package var nice = 0
 
         package init(
-            host: String, port: Int, protocolName: String, callback: LwsCallback?, maxHeaderBytes: Int,
-            headerTimeoutSeconds: Int
+            host: String, port: Int, protocolName: String, maxHeaderBytes: Int, headerTimeoutSeconds: Int
         ) {
             self.host = host
             self.port = port
             self.protocolName = protocolName
-            self.callback = callback
             self.maxHeaderBytes = maxHeaderBytes
             self.headerTimeoutSeconds = headerTimeoutSeconds
         }
@@ -102,19 +96,15 @@ package final class LwsServiceThread: Sendable {
         return outcome.withLock { $0 }
     }
 
-    /// The service whose context `wsi` belongs to (through the context's user pointer), for a C callback.
-    package static func service<Service: LwsService>(of wsi: OpaquePointer, as type: Service.Type) -> Service? {
-        guard let context = lws_get_context(wsi), let raw = lws_context_user(context) else { return nil }
-        return Unmanaged<Service>.fromOpaque(raw).takeUnretainedValue()
-    }
-
     private func run() {
         ThreadSettings.nameOSThread(name)
         ThreadSettings.lowerPriority(to: settings.nice, logger: logger)
         LwsLogging.route(to: logger)
         let memory = LwsContextMemory(
             protocolName: settings.protocolName, nameCapacity: settings.protocolNameCapacity,
-            callback: settings.callback, rxBufferSize: settings.rxBufferSize, headers: LwsResponse.securityHeaders)
+            rxBufferSize: settings.rxBufferSize, headers: LwsResponse.securityHeaders)
+        // Every event goes to the service, the teardown's too; the target lives until the context is destroyed.
+        let target = LwsCallbackTarget(service)
         var info = lws_context_creation_info()
         info.port = Int32(settings.port)
         info.iface = UnsafePointer(memory.keep(settings.host))
@@ -122,8 +112,7 @@ package final class LwsServiceThread: Sendable {
         info.headers = UnsafePointer(memory.headers)
         info.gid = -1
         info.uid = -1
-        // The service's own address (what ``service(of:as:)`` reads back); the thread keeps the service alive.
-        info.user = Unmanaged<AnyObject>.passUnretained(service).toOpaque()
+        info.user = target.userPointer
         info.server_string = UnsafePointer(memory.keep("keyscope"))
         info.max_http_header_data = UInt16(clamping: settings.maxHeaderBytes)
         // A connection waiting for its headers holds a header table; lws drops it after timeout_secs_ah_idle.
@@ -140,7 +129,8 @@ package final class LwsServiceThread: Sendable {
         }
         let vhost = lws_get_vhost_by_name(context, "default")
         let port = Int(lws_get_vhost_listen_port(vhost))
-        service.contextCreated(context, vhost: vhost, port: port, protocolName: memory.protocolName)
+        service.contextCreated(
+            LwsContextHandle(context), vhost: vhost.map(LwsVhost.init), port: port, protocolName: memory.protocolName)
         outcome.withLock { $0 = port }
         listening.signal()
 
@@ -150,6 +140,6 @@ package final class LwsServiceThread: Sendable {
         }
         service.contextEnding()
         lws_context_destroy(context)
-        withExtendedLifetime(memory) {}
+        withExtendedLifetime((memory, target)) {}
     }
 }

@@ -1,13 +1,13 @@
 import CLibWebSockets
 
-/// Puts a WebSocket message together from the pieces lws hands over in `LWS_CALLBACK_RECEIVE` and
-/// `LWS_CALLBACK_CLIENT_RECEIVE` (a frame may come in several pieces, a message in several frames), within a size
-/// limit. The inspector's sessions, the conformance echo and the CLI's client each hold one per connection, so what
-/// the Autobahn suite checks on the echo is the inspector's own reassembly.
+/// Puts a WebSocket message together from the pieces lws hands over in `.receive` and `.clientReceive` events (a
+/// frame may come in several pieces, a message in several frames), within a size limit. The inspector's sessions,
+/// the conformance echo and the CLI's client each hold one per connection, so what the Autobahn suite checks on the
+/// echo is the inspector's own reassembly.
 ///
 /// ```swift
 /// var incoming = MessageAssembly(limit: 4 << 20)
-/// switch incoming.receive(wsi, input, length) {
+/// switch incoming.receive(connection, input, length) {
 /// case .partial: break                           // more to come
 /// case .complete(let message, let binary): …     // the whole message; nothing is held any more
 /// case .overLimit: …                             // close with 1009; `overLimit` stays set
@@ -43,8 +43,11 @@ package struct MessageAssembly {
     /// The number of bytes held for the message under way.
     package var pendingCount: Int { bytes.count }
 
-    /// Adds one piece of the message `wsi` is receiving (what lws's receive callback was given).
-    package mutating func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Outcome {
+    /// Adds one piece of the message `connection` is receiving (what lws's receive event was given).
+    package mutating func receive(_ connection: LwsConnection, _ input: UnsafeMutableRawPointer?, _ length: Int)
+        -> Outcome
+    {
+        let wsi = connection.wsi
         let piece = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
         return append(
             piece, first: lws_is_first_fragment(wsi) != 0, final: lws_is_final_fragment(wsi) != 0,

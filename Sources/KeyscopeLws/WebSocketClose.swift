@@ -5,27 +5,27 @@ import CLibWebSockets
 /// returning -1 there can crash lws 4.1 when more frames of the same read are buffered.
 ///
 /// ```swift
-/// case LWS_CALLBACK_SERVER_WRITEABLE where session.incoming.overLimit:
-///     return WebSocketClose.messageTooLarge(wsi, limit: maxMessageBytes)   // 1009
+/// case .serverWriteable where session.incoming.overLimit:
+///     return WebSocketClose.messageTooLarge(connection, limit: maxMessageBytes)   // 1009
 /// ```
 package enum WebSocketClose {
     /// Closes with `code` and `reason` (cut to the 123 bytes a close frame has room for). Returns -1, what the
     /// callback must return.
-    package static func close(_ wsi: OpaquePointer, code: Int, reason: String) -> Int32 {
+    package static func close(_ connection: LwsConnection, code: Int, reason: String) -> Int32 {
         var text = Array(reason.utf8.prefix(123))
         text.withUnsafeMutableBufferPointer { buffer in
-            lws_close_reason(wsi, lws_close_status(UInt32(code)), buffer.baseAddress, buffer.count)
+            lws_close_reason(connection.wsi, lws_close_status(UInt32(code)), buffer.baseAddress, buffer.count)
         }
         return -1
     }
 
     /// 1009: a message was over `limit` bytes (see ``MessageAssembly``).
-    package static func messageTooLarge(_ wsi: OpaquePointer, limit: Int) -> Int32 {
-        close(wsi, code: Int(LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE.rawValue), reason: "message over \(limit) bytes")
+    package static func messageTooLarge(_ connection: LwsConnection, limit: Int) -> Int32 {
+        close(connection, code: Int(LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE.rawValue), reason: "message over \(limit) bytes")
     }
 
     /// 1001: the server is stopping.
-    package static func goingAway(_ wsi: OpaquePointer) -> Int32 {
-        close(wsi, code: Int(LWS_CLOSE_STATUS_GOINGAWAY.rawValue), reason: "server shutting down")
+    package static func goingAway(_ connection: LwsConnection) -> Int32 {
+        close(connection, code: Int(LWS_CLOSE_STATUS_GOINGAWAY.rawValue), reason: "server shutting down")
     }
 }

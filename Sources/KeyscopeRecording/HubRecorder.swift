@@ -19,7 +19,7 @@ import Synchronization
 /// ```
 /// It takes a snapshot and a cursor from the hub (``KeyscopeInspector/InspectorHub/makeCursor()``), writes the
 /// header at once (so `init` throws when the file cannot be made), then follows the cursor on a timer of its own
-/// (``Options/pollInterval``): the hub's single `onAppend` slot belongs to its server, and the hub never waits for
+/// (``Options/pollInterval``): the hub's one append-signal hook belongs to its server, and the hub never waits for
 /// a reader anyway. Every entry after the snapshot is written, in order, renumbered from 1 (``RecordingWriter``).
 ///
 /// It ends on ``stop()`` (after writing every entry up to that moment), after ``Options/duration``, before

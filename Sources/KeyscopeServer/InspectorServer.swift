@@ -17,8 +17,9 @@ import Synchronization
 /// server.stop()                            // every client gets close 1001; the port is free when it returns
 /// ```
 /// **Threads.** One service thread owns the lws context and is the only one that calls lws (except
-/// `lws_cancel_service`, which the hub's append hook uses to wake it, at most once per burst of changes). The
-/// server takes over the hub's ``KeyscopeInspector/InspectorHub/onAppend``: one server per hub.
+/// `lws_cancel_service`, which the hub's append signal uses to wake it, at most once per burst of changes). The
+/// server installs its hook in the hub's ``KeyscopeInspector/InspectorHub/appendSignal`` while it runs and removes
+/// it when it stops: one server per hub.
 public final class InspectorServer: Sendable {
     public let hub: InspectorHub
     public let options: ServerOptions
@@ -106,13 +107,13 @@ public final class InspectorServer: Sendable {
             let core = ServerCore(hub: hub, options: options, token: token, files: files, logger: logger)
             let startedHub = !hub.isRunning
             let waker = core.waker
-            hub.onAppend = { waker.wake() }
+            hub.appendSignal.install { waker.cancelServiceWait() }
             let service = LwsServiceThread(
                 name: "keyscope-lws", settings: core.serviceSettings, logger: logger, service: core)
             let done = service.launch()
             guard let port = service.waitUntilListening() else {
                 done.wait()
-                hub.onAppend = nil
+                hub.appendSignal.install(nil)
                 throw .listenFailed(host: options.host, port: options.port)
             }
             if startedHub { hub.start() }
@@ -149,7 +150,7 @@ public final class InspectorServer: Sendable {
             running.core.forceFinish()
             running.done.wait()
         }
-        hub.onAppend = nil
+        hub.appendSignal.install(nil)
         if running.startedHub { hub.stop() }
     }
 

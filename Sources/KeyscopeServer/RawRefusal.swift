@@ -1,4 +1,3 @@
-import CLibWebSockets
 import KeyscopeLws
 
 #if canImport(Glibc)
@@ -13,8 +12,8 @@ import Darwin
 /// What the client sent and lws did not read is drained first, and the write side is shut down after the
 /// response, so that the close is a FIN that lets the client read the answer rather than a reset that may lose it.
 enum RawRefusal {
-    static func send(_ wsi: OpaquePointer, _ refusal: Refusal) {
-        let fd = lws_get_socket_fd(wsi)
+    static func send(_ wsi: LwsConnection, _ refusal: Refusal) {
+        let fd = wsi.socketDescriptor
         guard fd >= 0 else { return }
         let response = refusal.rawResponse
         var scratch = [UInt8](repeating: 0, count: 16 << 10)

@@ -1,4 +1,3 @@
-import CLibWebSockets
 import Foundation
 import KeyscopeCodec
 import KeyscopeCore
@@ -46,10 +45,10 @@ extension ServerCore {
 
     /// Whether the request announces a body: a `Content-Length` other than 0, or a `Transfer-Encoding`.
     static func hasBody(_ request: LwsRequest) -> Bool {
-        if let length = request.value(WSI_TOKEN_HTTP_CONTENT_LENGTH) {
+        if let length = request.value(.contentLength) {
             return Int(length.trimmingJSONSpace) != 0
         }
-        return request.value(WSI_TOKEN_HTTP_TRANSFER_ENCODING) != nil
+        return request.value(.transferEncoding) != nil
     }
 
     /// The JSON of a body; `nil` when it is empty (or only white space). Invalid JSON is `bad_json`.
@@ -63,7 +62,7 @@ extension ServerCore {
     }
 
     /// A file a route answers with, streamed by lws from disk (never read whole).
-    func sendFile(_ wsi: OpaquePointer, path: String, contentType: String, headers: [String: String]) -> Int32 {
+    func sendFile(_ wsi: LwsConnection, path: String, contentType: String, headers: [String: String]) -> Int32 {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
             FileManager.default.isReadableFile(atPath: path)
@@ -75,8 +74,7 @@ extension ServerCore {
         // One request per connection, as for every response (see LwsResponse.send).
         var extra = "cache-control: no-store\r\nconnection: close\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { extra += "\(name.lowercased()): \(value)\r\n" }
-        let result = lws_serve_http_file(wsi, path, contentType, extra, Int32(extra.utf8.count))
-        return result == 0 ? 0 : -1
+        return wsi.serveFile(path, contentType: contentType, extraHeaders: extra) ? 0 : -1
     }
 }
 

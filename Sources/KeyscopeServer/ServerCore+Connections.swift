@@ -1,4 +1,3 @@
-import CLibWebSockets
 import KeyscopeLws
 import Logging
 
@@ -12,12 +11,13 @@ import Darwin
 /// bodies held at once (``ServerOptions/maxBufferedBodyBytes``), and how long a WebSocket client may leave a message
 /// untaken (``ServerOptions/stalledClientTimeout``). See docs/hardening.md, "Limits".
 extension ServerCore {
-    /// The lws timeout reason of a WebSocket client that stopped taking what it is sent.
-    static let stalledReason = pending_timeout(rawValue: PENDING_TIMEOUT_USER_REASON_BASE.rawValue + 1)
+    /// The timeout reason (``KeyscopeLws/LwsConnection/setTimeout(seconds:reason:)``) of a WebSocket client that
+    /// stopped taking what it is sent.
+    static let stalledReason = 1
 
     /// Admits a connection lws just accepted, making room or refusing it past the cap. False when it is refused
     /// (answered 503 and closing).
-    func admit(_ wsi: OpaquePointer) -> Bool {
+    func admit(_ wsi: LwsConnection) -> Bool {
         switch connections.admit(wsi) {
         case .admitted:
             return true
@@ -44,11 +44,11 @@ extension ServerCore {
 
     /// Answers a connection that has not been answered yet, straight on its socket, and has lws close it at its
     /// next turn.
-    private func shut(_ wsi: OpaquePointer, _ refusal: Refusal) {
+    private func shut(_ wsi: LwsConnection, _ refusal: Refusal) {
         requestLines.forget(wsi)
         bodies[wsi] = nil
         RawRefusal.send(wsi, refusal)
-        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+        wsi.closeSoon()
     }
 
     /// Says once per episode in the host's log that the cap was reached (an attack would otherwise flood it); the
@@ -63,7 +63,7 @@ extension ServerCore {
     }
 
     /// A connection is gone: the cap episode ends once the count is low again.
-    func connectionClosed(_ wsi: OpaquePointer) {
+    func connectionClosed(_ wsi: LwsConnection) {
         connections.remove(wsi)
         if capReported, connections.liveCount <= connections.capacity / 2 { capReported = false }
     }
@@ -82,7 +82,7 @@ extension ServerCore {
     }
 
     /// 503: too many bodies arrive at once; the connection closes (the rest of the body is not read).
-    func bodiesBusy(_ wsi: OpaquePointer) -> Int32 {
+    func bodiesBusy(_ wsi: LwsConnection) -> Int32 {
         bodies[wsi] = nil
         return LwsResponse.error(
             wsi, status: 503, code: "unavailable",
@@ -96,8 +96,8 @@ extension ServerCore {
     /// The kernel's send buffer of a WebSocket client: fixed at ``webSocketSendBuffer`` rather than grown by the
     /// kernel (up to 4 MiB on Linux), so that what a client that does not read can have in flight is small, and
     /// it is dropped soon after it stops reading (``armStall(_:pushing:)``). Loopback and LAN clients still get full speed from it.
-    func limitSendBuffer(_ wsi: OpaquePointer) {
-        let fd = lws_get_socket_fd(wsi)
+    func limitSendBuffer(_ wsi: LwsConnection) {
+        let fd = wsi.socketDescriptor
         guard fd >= 0 else { return }
         var size = Int32(Self.webSocketSendBuffer)
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -115,17 +115,17 @@ extension ServerCore {
         let now = ContinuousClock.now
         if let armed = session.stallArmedAt, !pushing || now - armed < .seconds(1) { return }
         session.stallArmedAt = now
-        let seconds = Int32(clamping: max(1, options.stalledClientTimeout.components.seconds))
-        lws_set_timeout(session.wsi, Self.stalledReason, seconds)
+        let seconds = Int(clamping: max(1, options.stalledClientTimeout.components.seconds))
+        session.wsi.setTimeout(seconds: seconds, reason: Self.stalledReason)
     }
 
     /// After a writable callback: the deadline moves on while something still waits, else it is lifted.
     func settleStall(_ session: WebSocketSession) {
-        if session.wantsToWrite || lws_partial_buffered(session.wsi) != 0 {
+        if session.wantsToWrite || session.wsi.hasBufferedOutput {
             armStall(session, pushing: true)
         } else if session.stallArmedAt != nil {
             session.stallArmedAt = nil
-            lws_set_timeout(session.wsi, NO_PENDING_TIMEOUT, 0)
+            session.wsi.clearTimeout()
         }
     }
 }

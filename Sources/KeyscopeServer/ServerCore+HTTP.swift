@@ -1,4 +1,3 @@
-import CLibWebSockets
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
@@ -9,8 +8,8 @@ import Logging
 /// Plain HTTP: the API endpoints and the static dashboard.
 extension ServerCore {
     /// A request's headers are in. Host comes first, before anything else is looked at.
-    func http(_ wsi: OpaquePointer) -> Int32 {
-        let request = LwsRequest(wsi: wsi)
+    func http(_ wsi: LwsConnection) -> Int32 {
+        let request = LwsRequest(wsi)
         let rawLine = requestLines.take(wsi).flatMap(RawRequestLine.init)
         if let refused = hostRefusal(request) { return LwsResponse.refuse(wsi, refused) }
         guard let (sentMethod, path) = request.methodAndPath else {
@@ -70,7 +69,7 @@ extension ServerCore {
 
     /// Starts a routed request: the read-only refusal of a route that writes, then its body (if it takes one), then
     /// its handler.
-    private func begin(_ wsi: OpaquePointer, _ request: LwsRequest, _ route: ServerRoute, call: ServerRoute.Call)
+    private func begin(_ wsi: LwsConnection, _ request: LwsRequest, _ route: ServerRoute, call: ServerRoute.Call)
         -> Int32
     {
         if route.writes, options.readOnly || hub.options.readOnly {
@@ -88,7 +87,7 @@ extension ServerCore {
     }
 
     /// Sends what a route's handler answered.
-    func answer(_ wsi: OpaquePointer, _ answer: ServerRoute.Answer) -> Int32 {
+    func answer(_ wsi: LwsConnection, _ answer: ServerRoute.Answer) -> Int32 {
         switch answer {
         case .json(let value, let status):
             return LwsResponse.json(wsi, value.jsonBytes(sortedKeys: true), status: status)
@@ -100,7 +99,7 @@ extension ServerCore {
     }
 
     /// 405 with `Allow`; a path that answers GET answers HEAD too, and says so.
-    func methodNotAllowed(_ wsi: OpaquePointer, _ path: String, allow: String) -> Int32 {
+    func methodNotAllowed(_ wsi: LwsConnection, _ path: String, allow: String) -> Int32 {
         let allow = allow.replacingOccurrences(of: "GET", with: "GET, HEAD")
         let methods = allow.replacingOccurrences(of: ", ", with: " and ")
         return LwsResponse.error(
@@ -109,13 +108,13 @@ extension ServerCore {
     }
 
     /// A refusal of the hub as an HTTP error, with the status of its code.
-    func hubError(_ wsi: OpaquePointer, _ error: HubError) -> Int32 {
+    func hubError(_ wsi: LwsConnection, _ error: HubError) -> Int32 {
         LwsResponse.error(wsi, status: error.code.httpStatus, code: error.code.rawValue, message: error.message)
     }
 
     // MARK: Static files
 
-    private func staticFile(_ wsi: OpaquePointer, method: String, path: String) -> Int32 {
+    private func staticFile(_ wsi: LwsConnection, method: String, path: String) -> Int32 {
         guard method == "GET" || method == "HEAD" else {
             return LwsResponse.error(
                 wsi, status: 405, code: "method_not_allowed", message: "the dashboard's files answer GET only",
@@ -128,13 +127,12 @@ extension ServerCore {
         missingFilesReported = false
         // One request per connection, as for every response (see LwsResponse.send).
         let extra = "cache-control: no-cache\r\nconnection: close\r\n"
-        let result = lws_serve_http_file(wsi, file, mime, extra, Int32(extra.utf8.count))
-        return result == 0 ? 0 : -1
+        return wsi.serveFile(file, contentType: mime, extraHeaders: extra) ? 0 : -1
     }
 
     /// The public directory itself is gone (deleted while serving): 404 for its files, said once in the log (again
     /// after it came back and went again), while the API and the WebSocket go on.
-    private func filesMissing(_ wsi: OpaquePointer, _ files: StaticFiles) -> Int32 {
+    private func filesMissing(_ wsi: LwsConnection, _ files: StaticFiles) -> Int32 {
         if !missingFilesReported {
             missingFilesReported = true
             let text =
@@ -174,26 +172,26 @@ extension ServerCore {
 
     /// Checks a body's media type and declared length, then waits for it. A request that announces no body (no
     /// `Content-Length`, or 0) is answered at once as one with an empty body: lws would never call back.
-    private func beginBody(_ wsi: OpaquePointer, _ request: LwsRequest, _ pending: PendingBody) -> Int32 {
-        let type = request.value(WSI_TOKEN_HTTP_CONTENT_TYPE) ?? ""
+    private func beginBody(_ wsi: LwsConnection, _ request: LwsRequest, _ pending: PendingBody) -> Int32 {
+        let type = request.value(.contentType) ?? ""
         let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard mediaType == "application/json" else {
             return LwsResponse.error(
                 wsi, status: 415, code: "unsupported_media_type",
                 message: "send the body as Content-Type: application/json (got \"\(type)\")")
         }
-        if let declared = request.value(WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap(Int.init),
+        if let declared = request.value(.contentLength).flatMap(Int.init),
             declared > options.maxBodyBytes
         {
             return tooLarge(wsi)
         }
-        if let declared = request.value(WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap(Int.init), !bodyBudgetAllows(declared) {
+        if let declared = request.value(.contentLength).flatMap(Int.init), !bodyBudgetAllows(declared) {
             return bodiesBusy(wsi)
         }
         guard Self.hasBody(request) else { return completed(wsi, pending) }
         var pending = pending
-        if request.value(WSI_TOKEN_HTTP_CONTENT_LENGTH) == nil,
-            let coding = request.value(WSI_TOKEN_HTTP_TRANSFER_ENCODING)
+        if request.value(.contentLength) == nil,
+            let coding = request.value(.transferEncoding)
         {
             // Only chunked framing is known; a body in another coding (gzip, say) could not be read.
             guard coding.trimmingCharacters(in: .whitespaces).lowercased() == "chunked" else {
@@ -208,7 +206,7 @@ extension ServerCore {
         return 0
     }
 
-    func httpBody(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+    func httpBody(_ wsi: LwsConnection, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         if bodies[wsi]?.chunked != nil { return chunkedBody(wsi, UnsafeRawBufferPointer(start: input, count: length)) }
         guard let received = bodies[wsi]?.bytes.count else { return 0 }
         guard received + length <= options.maxBodyBytes else {
@@ -224,7 +222,7 @@ extension ServerCore {
 
     /// The next bytes of a chunked body: decoded in place; answered once the last chunk is in, refused (and the
     /// connection closed) when it passes the limit or its framing breaks.
-    private func chunkedBody(_ wsi: OpaquePointer, _ input: UnsafeRawBufferPointer) -> Int32 {
+    private func chunkedBody(_ wsi: LwsConnection, _ input: UnsafeRawBufferPointer) -> Int32 {
         guard bodyBudgetAllows(input.count) else { return bodiesBusy(wsi) }
         let whole: Bool
         do throws(ChunkedDecoder.Failure) {
@@ -242,13 +240,13 @@ extension ServerCore {
         return completed(wsi, body)
     }
 
-    func httpBodyCompleted(_ wsi: OpaquePointer) -> Int32 {
+    func httpBodyCompleted(_ wsi: LwsConnection) -> Int32 {
         guard let body = bodies.removeValue(forKey: wsi) else { return 0 }
         return completed(wsi, body)
     }
 
     /// A whole body is in: hands it to its route.
-    private func completed(_ wsi: OpaquePointer, _ body: PendingBody) -> Int32 {
+    private func completed(_ wsi: LwsConnection, _ body: PendingBody) -> Int32 {
         var call = body.call
         switch body.route.body {
         case .bytes:
@@ -266,7 +264,7 @@ extension ServerCore {
     }
 
     /// 413, then the connection closes: the rest of the body is not read.
-    private func tooLarge(_ wsi: OpaquePointer) -> Int32 {
+    private func tooLarge(_ wsi: LwsConnection) -> Int32 {
         LwsResponse.error(
             wsi, status: 413, code: HubError.Code.tooLarge.rawValue,
             message: "the body is over the server's limit of \(options.maxBodyBytes) bytes")

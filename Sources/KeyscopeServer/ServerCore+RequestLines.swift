@@ -1,4 +1,3 @@
-import CLibWebSockets
 import KeyscopeInspector
 import KeyscopeLws
 import KeyscopeProtocol
@@ -8,18 +7,16 @@ import Logging
 /// path as sent (``KeyscopeInspector/FeatureRoute/PathForm/asSent(advice:)``), and a path under them that cannot be
 /// decoded refused at once, while lws could still mangle it.
 extension ServerCore {
-    /// Hands the capture's ``ReadinessWatch`` to lws as a raw file descriptor, so that lws's own poll tells when a
-    /// held connection has news (`LWS_CALLBACK_RAW_RX_FILE`). Called once, when the context exists.
-    func adoptCaptureWatch(_ vhost: OpaquePointer) {
+    /// Hands the capture's ``KeyscopeLws/ReadinessWatch`` to lws as a raw file descriptor, so that lws's own poll
+    /// tells when a held connection has news (`.rawFileReadable`). Called once, when the context exists.
+    func adoptCaptureWatch(_ vhost: LwsVhost) {
         let watch = requestLines.watch
         guard watch.isValid else {
             logger.warning(
                 "no readiness watch for request lines: routes that read the path as sent get the decoded one")
             return
         }
-        let adopted = lws_adopt_descriptor_vhost(
-            vhost, LWS_ADOPT_RAW_FILE_DESC, lws_sock_file_fd_type(filefd: watch.descriptor), nil, nil)
-        watch.handedToLws(adopted: adopted != nil)
+        let adopted = watch.adopt(into: vhost)
         captureWatchWSI = adopted
         if adopted == nil {
             logger.warning("lws refused the readiness watch: routes that read the path as sent get the decoded one")
@@ -27,32 +24,32 @@ extension ServerCore {
     }
 
     /// Whether `wsi` is the capture's watch (not a client connection).
-    func isCaptureWatch(_ wsi: OpaquePointer) -> Bool { wsi == captureWatchWSI }
+    func isCaptureWatch(_ wsi: LwsConnection) -> Bool { wsi == captureWatchWSI }
 
-    /// lws accepted a connection (`LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED`).
-    func accepted(_ wsi: OpaquePointer) {
+    /// lws accepted a connection (`.accepted`).
+    func accepted(_ wsi: LwsConnection) {
         guard admit(wsi) else { return }
         if requestLines.accepted(wsi) { screen(wsi) }
     }
 
-    /// The watch's descriptor is readable (`LWS_CALLBACK_RAW_RX_FILE`): held connections sent more.
+    /// The watch's descriptor is readable (`.rawFileReadable`): held connections sent more.
     func captureWatchReadable() {
         for wsi in requestLines.watchReported() { screen(wsi) }
     }
 
     /// Whether the connection's lws timer is the server's (the one that closes a connection ``screen(_:)``
     /// refused; the server sets no other).
-    func ownsTimer(of wsi: OpaquePointer) -> Bool {
+    func ownsTimer(of wsi: LwsConnection) -> Bool {
         refusedEarly.contains(wsi)
     }
 
-    /// A connection's timer fired (`LWS_CALLBACK_TIMER`); -1 closes a connection refused by ``screen(_:)``.
-    func timerFired(_ wsi: OpaquePointer) -> Int32 {
+    /// A connection's timer fired (`.timer`); -1 closes a connection refused by ``screen(_:)``.
+    func timerFired(_ wsi: LwsConnection) -> Int32 {
         refusedEarly.remove(wsi) != nil ? -1 : 0
     }
 
-    /// The connection is gone (`LWS_CALLBACK_WSI_DESTROY`).
-    func destroyed(_ wsi: OpaquePointer) {
+    /// The connection is gone (`.wsiDestroy`).
+    func destroyed(_ wsi: LwsConnection) {
         requestLines.forget(wsi)
         refusedEarly.remove(wsi)
         connectionClosed(wsi)
@@ -65,7 +62,7 @@ extension ServerCore {
     /// that are not UTF-8: 400 `bad_request`; lws would answer a bad escape with its own HTML 403 and cut the line at
     /// a decoded line break). Like lws's own refusals, this comes before the Host and token checks. The socket is
     /// held (lws reads no more of it) and closed from its timer.
-    private func screen(_ wsi: OpaquePointer) {
+    private func screen(_ wsi: LwsConnection) {
         guard let head = requestLines.head(wsi) else { return }
         let refusal: Refusal
         if head.isTooLarge {
@@ -86,12 +83,12 @@ extension ServerCore {
     }
 
     /// Answers a connection before lws parsed its request, then holds it until its timer closes it.
-    func refuseEarly(_ wsi: OpaquePointer, _ refusal: Refusal) {
+    func refuseEarly(_ wsi: LwsConnection, _ refusal: Refusal) {
         RawRefusal.send(wsi, refusal)
-        _ = lws_rx_flow_control(wsi, Int32(LWS_RXFLOW_REASON_FLAG_PROCESS_NOW))
+        wsi.setReceiving(false, immediately: true)
         refusedEarly.insert(wsi)
         connections.advance(wsi, to: .answering)
-        lws_set_timer_usecs(wsi, 1)
+        wsi.setTimer(microseconds: 1)
     }
 
     /// 431 for a request head over the limit.

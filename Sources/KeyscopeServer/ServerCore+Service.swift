@@ -1,16 +1,15 @@
-import CLibWebSockets
 import KeyscopeLws
 import Synchronization
 
 /// The server on its ``KeyscopeLws/LwsServiceThread``: what it does when the context exists, after each turn of the
-/// service loop, and when the context ends.
+/// service loop, and when the context ends. Its events arrive in ``ServerCore/handle(_:on:input:length:)``.
 extension ServerCore: LwsService {
     func contextCreated(
-        _ context: OpaquePointer, vhost: OpaquePointer?, port: Int, protocolName: UnsafeMutablePointer<CChar>
+        _ context: LwsContextHandle, vhost: LwsVhost?, port: Int, protocolName: UnsafeMutablePointer<CChar>
     ) {
         if let vhost { adoptCaptureWatch(vhost) }
         policy = HostPolicy(port: port, extraHosts: options.allowedHosts, extraOrigins: options.allowedOrigins)
-        waker.context.withLock { $0 = LwsContextHandle(context) }
+        waker.context.withLock { $0 = context }
     }
 
     func serviced() {
@@ -23,13 +22,4 @@ extension ServerCore: LwsService {
     func contextEnding() {
         waker.context.withLock { $0 = nil }
     }
-}
-
-/// The C entry point lws calls for every event: finds the core through the context's user pointer.
-func serverCallback(
-    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-    _ input: UnsafeMutableRawPointer?, _ length: Int
-) -> Int32 {
-    guard let wsi, let core = LwsServiceThread.service(of: wsi, as: ServerCore.self) else { return 0 }
-    return core.handle(wsi, reason, user, input, length)
 }

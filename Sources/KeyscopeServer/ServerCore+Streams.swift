@@ -1,4 +1,3 @@
-import CLibWebSockets
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopeLws
@@ -23,7 +22,7 @@ extension ServerCore {
     }
 
     /// A client served by a feature: its hello (with the stream's members), then whatever the stream gives.
-    func establish(_ wsi: OpaquePointer, stream: any FeatureStream) -> WebSocketSession {
+    func establish(_ wsi: LwsConnection, stream: any FeatureStream) -> WebSocketSession {
         let (_, cursor) = hub.makeCursor()
         let session = WebSocketSession(
             wsi: wsi, cursor: cursor, maxMessageBytes: options.maxMessageBytes, stream: stream)

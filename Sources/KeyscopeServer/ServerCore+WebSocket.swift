@@ -1,4 +1,3 @@
-import CLibWebSockets
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopeLws
@@ -8,8 +7,8 @@ import KeyscopeProtocol
 extension ServerCore {
     /// lws asks before upgrading: refuse with a real HTTP status (403, 401, 404) rather than a dropped socket.
     /// Returning 1 tells lws the response was written here.
-    func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
-        let request = LwsRequest(wsi: wsi)
+    func confirmUpgrade(_ wsi: LwsConnection) -> Int32 {
+        let request = LwsRequest(wsi)
         var refused = upgradeRefusal(request)
         if refused == nil {
             let served = featureStream(request)
@@ -22,10 +21,10 @@ extension ServerCore {
     }
 
     /// A client is in: hello, then its snapshot (or, resuming with `?resume=SEQ`, the entries after SEQ).
-    func established(_ wsi: OpaquePointer) -> Int32 {
+    func established(_ wsi: LwsConnection) -> Int32 {
         guard !stopping else { return -1 }
         limitSendBuffer(wsi)
-        let request = LwsRequest(wsi: wsi)
+        let request = LwsRequest(wsi)
         let session: WebSocketSession
         if let stream = upgradedStreams.removeValue(forKey: wsi) {
             session = establish(wsi, stream: stream)
@@ -41,12 +40,12 @@ extension ServerCore {
         }
         sessions[wsi] = session
         armStall(session, pushing: false)
-        lws_callback_on_writable(wsi)
+        wsi.callbackOnWritable()
         return 0
     }
 
     /// A piece of a message: collected until the last fragment, within the size limit (1009 beyond it).
-    func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+    func receive(_ wsi: LwsConnection, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         guard let session = sessions[wsi] else { return 0 }
         // Once over the limit, the rest of the message (and anything after it) is ignored until the close goes
         // out from the writable callback: returning -1 here can crash lws 4.1 when more frames are buffered.
@@ -56,7 +55,7 @@ extension ServerCore {
             _ = heldReads.count(session)  // a message in many small pieces: the rest waits for the next turn
             return 0
         case .overLimit:
-            lws_callback_on_writable(wsi)
+            wsi.callbackOnWritable()
             return 0
         case .complete(_, binary: true):
             session.enqueue(
@@ -75,7 +74,7 @@ extension ServerCore {
             session.reading.setPaused(true, on: wsi)
         }
         armStall(session, pushing: false)
-        lws_callback_on_writable(wsi)
+        wsi.callbackOnWritable()
         return 0
     }
 
@@ -95,7 +94,7 @@ extension ServerCore {
     }
 
     /// The socket can take more: one message per call (lws's rule), and ask again while there is more.
-    func writable(_ wsi: OpaquePointer) -> Int32 {
+    func writable(_ wsi: LwsConnection) -> Int32 {
         guard let session = sessions[wsi] else { return 0 }
         session.requestsThisTurn = 0
         if session.queuedBytes <= Self.maxQueuedBytes / 2, session.queuedCount < Self.maxQueuedMessages / 2 {

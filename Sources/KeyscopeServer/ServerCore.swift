@@ -1,4 +1,3 @@
-import CLibWebSockets
 import Foundation
 import KeyscopeCore
 import KeyscopeInspector
@@ -9,7 +8,7 @@ import Synchronization
 
 /// The server's state and its lws callback. Everything here runs on the service thread, inside `lws_service`,
 /// except ``requestStop()`` and ``forceFinish()``, which other threads call, and ``waker``, which the hub's append
-/// hook holds (they touch only atomics and the one lws function that is safe from any thread, `lws_cancel_service`).
+/// signal calls (they touch only atomics and the one lws function that is safe from any thread, `lws_cancel_service`).
 final class ServerCore: @unchecked Sendable {
     let hub: InspectorHub
     let options: ServerOptions
@@ -20,7 +19,7 @@ final class ServerCore: @unchecked Sendable {
     /// Set once the listening port is known (it may have been 0).
     var policy: HostPolicy
 
-    /// What other threads use to wake the service thread (the hub's append hook holds it).
+    /// What other threads use to wake the service thread (the hook of the hub's append signal holds it).
     let waker = ServiceWaker()
     /// Set by ``requestStop()``. An atomic, not behind a lock: the service thread checks it on every wake-up, and
     /// taking a lock there made it wait on a writer's `lws_cancel_service` in every burst of changes.
@@ -29,27 +28,27 @@ final class ServerCore: @unchecked Sendable {
     let forcedFlag = Atomic<Bool>(false)
 
     // Service thread only.
-    var sessions: [OpaquePointer: WebSocketSession] = [:]
+    var sessions: [LwsConnection: WebSocketSession] = [:]
     /// Streams features chose at the upgrade's checks, until the connection is established (or closes).
-    var upgradedStreams: [OpaquePointer: any FeatureStream] = [:]
+    var upgradedStreams: [LwsConnection: any FeatureStream] = [:]
     /// Answers for sessions, from other threads (``deliver(_:to:)``); any thread, under its lock.
     let deliveries = Mutex<[(serial: UInt64, messages: [[UInt8]])]>([])
     /// Clients not read for the rest of this turn of the service loop (see ``HeldReads``).
     var heldReads = HeldReads()
     /// The request bodies being received, with the route each is for.
-    var bodies: [OpaquePointer: PendingBody] = [:]
+    var bodies: [LwsConnection: PendingBody] = [:]
     /// The route table and how many features it was made from (see ``routeTable()``).
     var routes: (featureCount: Int, table: RouteTable)?
     /// Each connection's request line as the client sent it (lws hands over only a decoded path).
     var requestLines: RequestHeadCapture
     /// The capture's readiness watch as lws polls it (a raw file wsi); `nil` before the context exists.
-    var captureWatchWSI: OpaquePointer?
+    var captureWatchWSI: LwsConnection?
     /// Every client connection, its stage, and who makes room past ``ServerOptions/maxConnections``.
-    var connections: ConnectionTable<OpaquePointer>
+    var connections: ConnectionTable<LwsConnection>
     /// Set while the connection cap is reached (said once in the log per episode).
     var capReported = false
     /// Connections answered before lws parsed their request (see ``screen(_:)``), closed from their timer.
-    var refusedEarly: Set<OpaquePointer> = []
+    var refusedEarly: Set<LwsConnection> = []
     var stopping = false
     /// Set once the log said the public directory is gone; cleared when a file is served again.
     var missingFilesReported = false
@@ -107,7 +106,7 @@ final class ServerCore: @unchecked Sendable {
         // docs/protocol.md), so lws does not validate it.
         var settings = LwsServiceThread.Settings(
             host: options.host, port: options.port, protocolName: InspectorProtocol.subprotocol,
-            callback: serverCallback, maxHeaderBytes: options.maxHeaderBytes,
+            maxHeaderBytes: options.maxHeaderBytes,
             headerTimeoutSeconds: Int(options.headerTimeout.components.seconds))
         settings.nice = options.serviceThreadNice
         return settings
@@ -115,82 +114,80 @@ final class ServerCore: @unchecked Sendable {
 
     // MARK: The lws callback
 
-    func handle(
-        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-        _ input: UnsafeMutableRawPointer?, _ length: Int
-    ) -> Int32 {
-        switch reason {
-        case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+    /// Every event of the context's connections (``KeyscopeLws/LwsCallbackHandler``); `nil` leaves it to lws.
+    func handle(_ event: LwsEvent, on wsi: LwsConnection, input: UnsafeMutableRawPointer?, length: Int) -> Int32? {
+        switch event {
+        case .accepted:
             accepted(wsi)
-            return lws_callback_http_dummy(wsi, reason, user, input, length)
-        case LWS_CALLBACK_TIMER where ownsTimer(of: wsi):
+            return nil
+        case .timer where ownsTimer(of: wsi):
             return timerFired(wsi)
-        case LWS_CALLBACK_WSI_DESTROY:
+        case .wsiDestroy:
             upgradedStreams[wsi] = nil
             destroyed(wsi)
-            return lws_callback_http_dummy(wsi, reason, user, input, length)
-        case LWS_CALLBACK_RAW_RX_FILE where isCaptureWatch(wsi):
+            return nil
+        case .rawFileReadable where isCaptureWatch(wsi):
             captureWatchReadable()
             return 0
-        case LWS_CALLBACK_HTTP:
+        case .http:
             let result = http(wsi)
             // Waiting for its body, the request is not complete yet: it may still make room for newer ones.
             if bodies[wsi] == nil { connections.advance(wsi, to: .answering) }
             return result
-        case LWS_CALLBACK_HTTP_BODY:
+        case .httpBody:
             return httpBody(wsi, input, length)
-        case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        case .httpBodyCompletion:
             connections.advance(wsi, to: .answering)
             return httpBodyCompleted(wsi)
-        case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+        case .httpFileCompletion:
             return -1  // one request per connection (see LwsResponse.send)
-        case LWS_CALLBACK_CLOSED_HTTP:
+        case .closedHTTP:
             bodies[wsi] = nil
             return 0
-        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        case .confirmUpgrade:
             _ = requestLines.take(wsi)  // a WebSocket: its request line is not needed
             return confirmUpgrade(wsi)
-        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        case .filterProtocolConnection:
             // The upgrade was confirmed above; this is a second line in case lws skips the confirmation.
-            return upgradeRefusal(LwsRequest(wsi: wsi)) == nil ? 0 : 1
-        case LWS_CALLBACK_ESTABLISHED:
+            return upgradeRefusal(LwsRequest(wsi)) == nil ? 0 : 1
+        case .established:
             connections.advance(wsi, to: .webSocket)
             return established(wsi)
-        case LWS_CALLBACK_RECEIVE:
+        case .receive:
             return receive(wsi, input, length)
-        case LWS_CALLBACK_SERVER_WRITEABLE:
+        case .serverWriteable:
             return writable(wsi)
-        case LWS_CALLBACK_CLOSED:
+        case .closed:
             sessions[wsi] = nil
             if stopping && !hasClients { finished = true }
             return 0
-        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        case .eventWaitCancelled:
             wokenUp()
             return 0
         default:
-            return lws_callback_http_dummy(wsi, reason, user, input, length)
+            return nil
         }
     }
 
     // MARK: Wake-ups and shutdown
 
     private func wokenUp() {
-        // The flag stays set: writable callbacks find new entries by themselves, so writers need not wake the
-        // service (a syscall each) until a client runs dry and clears it (see `writeAgainIfNeeded`).
+        // The hub's append signal stays raised: writable callbacks find new entries by themselves, so writers need
+        // not wake the service (a syscall each) until a client runs dry and re-arms it (see `writeAgainIfNeeded`).
         if !stopping, stopRequested.load(ordering: .sequentiallyConsistent) { beginStop() }
         takeDeliveries()
-        for session in sessions.values { lws_callback_on_writable(session.wsi) }
+        for session in sessions.values { session.wsi.callbackOnWritable() }
     }
 
     /// After a writable callback: another while the client has more to send. Otherwise the client is dry, and the
-    /// next append must wake the service again: clear the flag, then look once more, since an entry appended while
-    /// it was still set woke nobody.
+    /// next append must wake the service again: re-arm the hub's append signal, then look once more, since an entry
+    /// appended while it was still raised woke nobody.
     func writeAgainIfNeeded(_ session: WebSocketSession) {
         if !session.wantsToWrite {
-            waker.pending.store(false, ordering: .sequentiallyConsistent)
+            hub.appendSignal.rearm()
             guard session.wantsToWrite else { return }
         }
-        lws_callback_on_writable(session.wsi)
+        session.wsi.callbackOnWritable()
     }
 
     private func beginStop() {

@@ -1,4 +1,3 @@
-import CLibWebSockets
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopeLws
@@ -7,7 +6,7 @@ import Synchronization
 /// One WebSocket client: its cursor in the hub's log, the messages waiting for it, and the message it is receiving.
 /// Touched only by the service thread.
 final class WebSocketSession {
-    let wsi: OpaquePointer
+    let wsi: LwsConnection
     let cursor: HubCursor
     /// Messages to send before the next log entries (hello, snapshot, replies, gap…).
     private var outbox = Outbox<[UInt8]>()
@@ -34,7 +33,7 @@ final class WebSocketSession {
 
     private static let serials = Atomic<UInt64>(0)
 
-    init(wsi: OpaquePointer, cursor: HubCursor, maxMessageBytes: Int, stream: (any FeatureStream)? = nil) {
+    init(wsi: LwsConnection, cursor: HubCursor, maxMessageBytes: Int, stream: (any FeatureStream)? = nil) {
         self.wsi = wsi
         self.cursor = cursor
         self.incoming = MessageAssembly(limit: maxMessageBytes)
@@ -81,7 +80,7 @@ final class WebSocketSession {
         }
         switch cursor.next(maxEntries: maxEntries, maxBytes: maxBytes) {
         case .entries(let entries)?:
-            let headroom = kws_pre()
+            let headroom = OutgoingMessage.preambleBytes
             var bytes: [UInt8] = []
             swap(&bytes, &spareFrame)
             HubMessages.appendChanges(entries, headroom: headroom, to: &bytes)

@@ -146,39 +146,6 @@ import Testing
         #expect(hub.snapshot().store(store.id)?.root == ["x": 1])
         #expect(entries(drain(cursor)).map(\.event) == [.registered(version: .initial, root: ["x": 1])])
     }
-
-    @Test func onAppendIsCalledForEveryAppendAndSubscriptionChange() throws {
-        let hub = InspectorHub(registry: StoreRegistry())
-        let calls = Collected<Int>()
-        hub.onAppend = { calls.append(1) }
-        hub.start()
-        let store = try addStore(hub, "w")
-        store.set("a", 1)
-        store.set("b", 2)
-        #expect(calls.all.count == 3)
-        let subscription = store.publisher(for: "a", label: "A").sink { _ in }
-        #expect(calls.all.count == 4)
-        subscription.cancel()
-        #expect(calls.all.count == 5)
-    }
-
-    @Test func aReplacedOrClearedAppendHookIsNotCalledAgain() throws {
-        let hub = InspectorHub(registry: StoreRegistry())
-        let first = Collected<Int>()
-        let second = Collected<Int>()
-        hub.onAppend = { first.append(1) }
-        hub.start()
-        let store = try addStore(hub, "w")
-        store.set("a", 1)
-        hub.onAppend = { second.append(1) }
-        store.set("a", 2)
-        store.set("a", 3)
-        hub.onAppend = nil
-        store.set("a", 4)
-        #expect(first.all.count == 2, "the registration and the first set")
-        #expect(second.all.count == 2)
-        #expect(hub.onAppend == nil)
-    }
 }
 
 /// Random valid and invalid writes, single and in transactions, on paths that collide often. Refused writes

@@ -10,7 +10,7 @@ import Synchronization
 /// one client from an ``InspectorHub`` cursor exactly as Keyscope's server does: the same token check, `hello`, the
 /// snapshot's bytes, then, whenever the hub appended, `cursor.next` with the server's frame limits (10,000 entries,
 /// 256 KiB) and `HubMessages.changes` as one text frame, until the cursor is dry; then it waits for the next append.
-/// The wake-up is the server's too: one per burst (an atomic flag), from the hub's `onAppend`.
+/// The wake-up is the server's too: one per burst, from the hub's `appendSignal`, re-armed before each read.
 ///
 /// ```swift
 /// let peer = try HummingbirdPeer.start(hub: hub, token: "t")
@@ -19,7 +19,7 @@ import Synchronization
 /// peer.stop()
 /// ```
 /// Hummingbird runs as it does by default: on NIO's singleton event loop group (one loop per core), the route on
-/// Swift's global executor. One client at a time (it takes over the hub's `onAppend`).
+/// Swift's global executor. One client at a time (it installs its hook in the hub's `appendSignal`).
 final class HummingbirdPeer: Sendable {
     let port: Int
     let token: String
@@ -91,17 +91,17 @@ final class HummingbirdPeer: Sendable {
 
     /// One client's stream: hello, snapshot, then the log from the cursor, one frame per read.
     private static func feed(hub: InspectorHub, outbound: WebSocketOutboundWriter) async throws {
-        let signal = AppendSignal()
-        hub.onAppend = { signal.raise() }
-        defer { hub.onAppend = nil }
+        let wakeUps = WakeUps()
+        hub.appendSignal.install { wakeUps.yield() }
+        defer { hub.appendSignal.install(nil) }
         let (snapshot, cursor) = hub.makeCursor()
         try await send(
             Array(#"{"type":"hello","protocol":1,"server":{"name":"hummingbird-peer"},"readOnly":false}"#.utf8),
             outbound)
         try await send(snapshot.messageBytes(), outbound)
-        var wakeUps = signal.stream.makeAsyncIterator()
+        var next = wakeUps.stream.makeAsyncIterator()
         while !Task.isCancelled {
-            signal.rearm()
+            hub.appendSignal.rearm()
             while let read = cursor.next(maxEntries: frameEntries, maxBytes: frameBytes) {
                 switch read {
                 case .entries(let entries): try await send(HubMessages.changes(entries), outbound)
@@ -111,7 +111,7 @@ final class HummingbirdPeer: Sendable {
                 case .snapshot(let snapshot): try await send(snapshot.messageBytes(), outbound)
                 }
             }
-            guard await wakeUps.next() != nil else { return }
+            guard await next.next() != nil else { return }
         }
     }
 
@@ -127,22 +127,15 @@ private final class PortBox: Sendable {
     let port = Atomic<Int>(0)
 }
 
-/// The hub's append hook for the peer: like `ServerCore.wake()`, one wake-up per burst of appends (an atomic flag
-/// that the feeding loop lowers before it reads the cursor), delivered through a one-slot stream.
-private final class AppendSignal: Sendable {
-    private let pending = Atomic<Bool>(false)
+/// The peer's hook in the hub's append signal (called once per burst of appends, like the server's): wake-ups
+/// delivered to the feeding loop through a one-slot stream.
+private final class WakeUps: Sendable {
     let stream: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
 
     init() { (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1)) }
 
-    /// Called under the store's lock: cheap, and a no-op while a wake-up is already on its way.
-    func raise() {
-        guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        continuation.yield()
-    }
-
-    func rearm() { pending.store(false, ordering: .sequentiallyConsistent) }
+    func yield() { continuation.yield() }
 
     deinit { continuation.finish() }
 }

@@ -39,7 +39,7 @@ extension InspectorReport {
             let shape = result.scenario.name.replacingOccurrences(of: "Keyscope → ", with: "")
             let peer = peerResult(for: result.scenario)
             let peerName = "hummingbird-websocket server, same shape"
-            // HummingbirdPeer feeds one client at a time (it takes over the hub's onAppend).
+            // HummingbirdPeer feeds one client at a time (it installs its hook in the hub's appendSignal).
             let why =
                 result.scenario.backlog
                 ? "the peer cannot resume a client"

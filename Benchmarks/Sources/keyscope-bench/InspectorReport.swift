@@ -135,7 +135,7 @@ struct InspectorReport {
                 """
                 The peer: a Hummingbird application (default set-up: NIO's singleton event loop group, route on the \
                 global executor) whose hummingbird-websocket route checks the same bearer token, sends hello and the \
-                snapshot's bytes, then, whenever the hub appended (the hub's onAppend, at most one wake-up per burst, \
+                snapshot's bytes, then, whenever the hub appended (the hub's appendSignal, at most one wake-up per burst, \
                 as the Keyscope server does), reads the same HubCursor with the Keyscope server's frame limits (10,000 \
                 entries, 256 KiB) and sends HubMessages.changes — the same cached HubLogEntry.lineBytes, so identical \
                 bytes on the wire — as one text frame per read (one copy into a ByteBuffer), until the cursor is dry. \

@@ -1,3 +1,4 @@
+// The shim brings <sys/epoll.h>, which Glibc's Swift module lacks.
 import CLibWebSockets
 
 #if canImport(Glibc)
@@ -8,18 +9,25 @@ import Darwin
 
 /// One descriptor that becomes readable when new bytes (or a hang-up) arrive on any socket it watches: an edge-
 /// triggered epoll set on Linux, a kqueue with `EV_CLEAR` on Apple platforms. lws polls this descriptor like any
-/// other (it is adopted as a raw file, see ``ServerCore/adoptCaptureWatch(_:)``), so the server learns that a held
-/// connection sent more of its request line without a timer or a poll of its own per connection.
+/// other (it is adopted as a raw file, see ``adopt(into:)``), so the server learns that a held connection sent more
+/// of its request line without a timer or a poll of its own per connection.
+///
+/// ```swift
+/// let watch = ReadinessWatch()
+/// let watchConnection = watch.adopt(into: vhost)     // .rawFileReadable events on it from now on
+/// _ = watch.watch(connection.socketDescriptor)
+/// case .rawFileReadable: for socket in watch.drain() { … }
+/// ```
 ///
 /// Edge-triggered: a socket is reported when something new arrives, not again for bytes already reported and still
 /// unread (the capture only peeks, so they stay in the socket until lws reads them). Service thread only.
-final class ReadinessWatch {
+package final class ReadinessWatch {
     /// The watch's own descriptor; -1 when it could not be made (or lws could not take it).
-    private(set) var descriptor: Int32
+    package private(set) var descriptor: Int32
     /// Set once lws polls the descriptor: lws closes it with its context.
     private var ownedByLws = false
 
-    init() {
+    package init() {
         #if os(Linux)
         descriptor = epoll_create1(Int32(EPOLL_CLOEXEC))
         #else
@@ -31,7 +39,17 @@ final class ReadinessWatch {
         if descriptor >= 0, !ownedByLws { close(descriptor) }
     }
 
-    var isValid: Bool { descriptor >= 0 }
+    package var isValid: Bool { descriptor >= 0 }
+
+    /// Has lws poll the watch's descriptor beside its sockets (``LwsVhost/adoptRawFile(_:)``): returns the
+    /// connection its `.rawFileReadable` events arrive on, or `nil` when there is no descriptor or lws refused it
+    /// (nothing is watched then). Either way the descriptor is lws's to close from then on. Call it once.
+    package func adopt(into vhost: LwsVhost) -> LwsConnection? {
+        guard isValid else { return nil }
+        let adopted = vhost.adoptRawFile(descriptor)
+        handedToLws(adopted: adopted != nil)
+        return adopted
+    }
 
     /// lws adopted the descriptor (`adopted`), or refused it and closed it: either way it is no longer this
     /// object's to close, and when refused, nothing is watched.
@@ -42,7 +60,7 @@ final class ReadinessWatch {
 
     /// Starts watching `socket`; returns false when it cannot be watched (the caller then leaves it to lws).
     /// A socket that already has unread bytes is reported at the next ``drain()``.
-    func watch(_ socket: Int32) -> Bool {
+    package func watch(_ socket: Int32) -> Bool {
         guard isValid, socket >= 0 else { return false }
         #if os(Linux)
         var event = epoll_event()
@@ -58,7 +76,7 @@ final class ReadinessWatch {
     }
 
     /// Stops watching `socket` (nothing when it was not watched, or is closed already: the kernel forgot it then).
-    func unwatch(_ socket: Int32) {
+    package func unwatch(_ socket: Int32) {
         guard isValid, socket >= 0 else { return }
         #if os(Linux)
         var event = epoll_event()
@@ -72,7 +90,7 @@ final class ReadinessWatch {
 
     /// The sockets that had news since the last call, without waiting; empties the watch's ready list, so that
     /// its descriptor is no longer readable until something new arrives.
-    func drain() -> [Int32] {
+    package func drain() -> [Int32] {
         guard isValid else { return [] }
         var ready: [Int32] = []
         let batch = 256

@@ -1,6 +1,5 @@
+import KeyscopeLws
 import Testing
-
-@testable import KeyscopeServer
 
 #if canImport(Glibc)
 import Glibc
