@@ -73,36 +73,46 @@ extension FleetView {
             if changed { state.membersVersion += 1 }
             state.instances = state.instances.filter { found[$0.key] != nil }
             for (id, presence) in found {
-                var entry = state.instances[id] ?? Entry(presence: presence)
-                if entry.presence.isLive(at: now) != presence.isLive(at: now)
-                    || entry.presence.epoch != presence.epoch || entry.presence.readOnly != presence.readOnly
-                {
+                if state.instances[id] == nil { state.instances[id] = Entry(presence: presence) }
+                // In place: a copy of the entry would share its mirror's arrays, and the next append to them would
+                // copy them whole.
+                if state.instances.update(id, { Self.note(presence, in: &$0, now: now, clock: clock) }) == true {
                     changed = true
                 }
-                if let sample = entry.rateSample, presence.epoch == entry.presence.epoch {
-                    let seconds = (clock - sample.at).seconds
-                    if seconds > 0 {
-                        let rate = Double(max(0, presence.seq - sample.seq)) / seconds
-                        entry.rate = entry.rate * 0.5 + rate * 0.5
-                    }
-                }
-                entry.rateSample = (presence.seq, clock)
-                if let mirror = entry.mirror, mirror.epoch == presence.epoch, presence.seq > mirror.seq {
-                    if let behind = entry.behindSince, behind.seq == mirror.seq {
-                        if clock - behind.at >= Self.stallLimit { entry.checkSnapshot = true }
-                    } else {
-                        entry.behindSince = (mirror.seq, clock)
-                    }
-                } else {
-                    entry.behindSince = nil
-                }
-                entry.presence = presence
-                state.instances[id] = entry
             }
             if changed { state.listVersion += 1 }
             return changed
         }
         if changed { notify() }
+    }
+
+    /// Takes an instance's presence as just read: its rate, whether its mirror stays behind; `true` when what the
+    /// list shows of it changed (live or gone, run, read-only).
+    private static func note(
+        _ presence: InstancePresence, in entry: inout Entry, now: LogTime, clock: ContinuousClock.Instant
+    ) -> Bool {
+        let changed =
+            entry.presence.isLive(at: now) != presence.isLive(at: now)
+            || entry.presence.epoch != presence.epoch || entry.presence.readOnly != presence.readOnly
+        if let sample = entry.rateSample, presence.epoch == entry.presence.epoch {
+            let seconds = (clock - sample.at).seconds
+            if seconds > 0 {
+                let rate = Double(max(0, presence.seq - sample.seq)) / seconds
+                entry.rate = entry.rate * 0.5 + rate * 0.5
+            }
+        }
+        entry.rateSample = (presence.seq, clock)
+        if let mirror = entry.mirror, mirror.epoch == presence.epoch, presence.seq > mirror.seq {
+            if let behind = entry.behindSince, behind.seq == mirror.seq {
+                if clock - behind.at >= stallLimit { entry.checkSnapshot = true }
+            } else {
+                entry.behindSince = (mirror.seq, clock)
+            }
+        } else {
+            entry.behindSince = nil
+        }
+        entry.presence = presence
+        return changed
     }
 
     // MARK: Snapshots
@@ -119,35 +129,13 @@ extension FleetView {
         for (id, epoch, needed, live) in wanted {
             let reply = try client.call(["GET", keys.snapshot(id)])
             let outcome = state.withLock { state -> SnapshotOutcome in
-                guard var entry = state.instances[id] else { return .unusable }
-                defer { state.instances[id] = entry }
                 guard case .bulk(let bytes) = reply else { return .unusable }
-                if entry.checkSnapshot, needed == nil, entry.mirror?.epoch == epoch {
-                    entry.checkSnapshot = false
-                    entry.behindSince = nil
-                    let seq = entry.mirror?.seq ?? 0
-                    guard entry.mirror?.reload(snapshot: bytes, minimumSeq: seq + 1) == true else { return .unusable }
-                    entry.position = Self.position(before: entry.mirror?.seq ?? seq)
-                    return .loaded
+                var created = false
+                let outcome = state.instances.update(id) { entry -> SnapshotOutcome in
+                    Self.load(bytes, into: &entry, epoch: epoch, needed: needed, live: live, created: &created)
                 }
-                if let needed, entry.mirror?.epoch == epoch {
-                    if entry.mirror?.reload(snapshot: bytes, minimumSeq: needed) == true, let seq = entry.mirror?.seq {
-                        entry.awaitingSnapshot = nil
-                        entry.position = Self.position(before: seq)
-                        return .loaded
-                    }
-                    // Not new enough yet: ask the live instance for a fresh one, at most once a second.
-                    let now = ContinuousClock.now
-                    guard live, entry.snapshotAskedAt.map({ now - $0 > .seconds(1) }) ?? true else { return .unusable }
-                    entry.snapshotAskedAt = now
-                    return .tooOld
-                }
-                guard let mirror = InstanceMirror(epoch: epoch, snapshot: bytes) else { return .unusable }
-                entry.mirror = mirror
-                state.membersVersion += 1
-                entry.awaitingSnapshot = nil
-                entry.position = Self.position(before: mirror.seq)
-                return .loaded
+                if created { state.membersVersion += 1 }
+                return outcome ?? .unusable
             }
             switch outcome {
             case .loaded: loaded = true
@@ -156,6 +144,39 @@ extension FleetView {
             }
         }
         if loaded { notify() }
+    }
+
+    /// Reads a published snapshot into an instance's entry: a first (or new run's) mirror, a newer state for a mirror
+    /// that waits for one, or one checked because the mirror stayed behind.
+    private static func load(
+        _ bytes: [UInt8], into entry: inout Entry, epoch: String, needed: Int?, live: Bool, created: inout Bool
+    ) -> SnapshotOutcome {
+        if entry.checkSnapshot, needed == nil, entry.mirror?.epoch == epoch {
+            entry.checkSnapshot = false
+            entry.behindSince = nil
+            let seq = entry.mirror?.seq ?? 0
+            guard entry.mirror?.reload(snapshot: bytes, minimumSeq: seq + 1) == true else { return .unusable }
+            entry.position = position(before: entry.mirror?.seq ?? seq)
+            return .loaded
+        }
+        if let needed, entry.mirror?.epoch == epoch {
+            if entry.mirror?.reload(snapshot: bytes, minimumSeq: needed) == true, let seq = entry.mirror?.seq {
+                entry.awaitingSnapshot = nil
+                entry.position = position(before: seq)
+                return .loaded
+            }
+            // Not new enough yet: ask the live instance for a fresh one, at most once a second.
+            let now = ContinuousClock.now
+            guard live, entry.snapshotAskedAt.map({ now - $0 > .seconds(1) }) ?? true else { return .unusable }
+            entry.snapshotAskedAt = now
+            return .tooOld
+        }
+        guard let mirror = InstanceMirror(epoch: epoch, snapshot: bytes) else { return .unusable }
+        entry.mirror = mirror
+        created = true
+        entry.awaitingSnapshot = nil
+        entry.position = position(before: mirror.seq)
+        return .loaded
     }
 
     private enum SnapshotOutcome { case loaded, tooOld, unusable }
@@ -201,30 +222,34 @@ extension FleetView {
     /// for a snapshot.
     private func apply(_ entries: [RedisReply], to id: String) -> Bool {
         state.withLock { state -> Bool in
-            guard var entry = state.instances[id], entry.mirror != nil else { return false }
-            defer { state.instances[id] = entry }
-            for item in entries {
-                guard let pair = item.array, pair.count == 2, let streamID = pair[0].string else { continue }
-                entry.position = streamID
-                let fields = Self.fields(pair[1])
-                if case .bulk(let list)? = fields["s"] { entry.mirror?.setSubscriptions(list) }
-                guard let first = fields["f"]?.integer, case .bulk(let lines)? = fields["d"] else { continue }
-                switch entry.mirror?.apply(lines: lines, firstSeq: Int(first)) {
-                case .discontinuous(let firstSeq)?:
-                    entry.awaitingSnapshot = firstSeq - 1
-                    return true
-                case .broken(let reason)?:
-                    logger.warning(
-                        "an instance's log did not apply to its mirror; reading its snapshot again",
-                        metadata: ["instance": "\(id)", "reason": "\(reason)"])
-                    entry.awaitingSnapshot = (entry.mirror?.seq ?? 0) + 1
-                    return true
-                case .applied?, nil:
-                    continue
-                }
-            }
-            return false
+            state.instances.update(id) { entry in apply(entries, to: &entry, id: id) } ?? false
         }
+    }
+
+    /// ``apply(_:to:)`` on the entry in place.
+    private func apply(_ entries: [RedisReply], to entry: inout Entry, id: String) -> Bool {
+        guard entry.mirror != nil else { return false }
+        for item in entries {
+            guard let pair = item.array, pair.count == 2, let streamID = pair[0].string else { continue }
+            entry.position = streamID
+            let fields = Self.fields(pair[1])
+            if case .bulk(let list)? = fields["s"] { entry.mirror?.setSubscriptions(list) }
+            guard let first = fields["f"]?.integer, case .bulk(let lines)? = fields["d"] else { continue }
+            switch entry.mirror?.apply(lines: lines, firstSeq: Int(first)) {
+            case .discontinuous(let firstSeq)?:
+                entry.awaitingSnapshot = firstSeq - 1
+                return true
+            case .broken(let reason)?:
+                logger.warning(
+                    "an instance's log did not apply to its mirror; reading its snapshot again",
+                    metadata: ["instance": "\(id)", "reason": "\(reason)"])
+                entry.awaitingSnapshot = (entry.mirror?.seq ?? 0) + 1
+                return true
+            case .applied?, nil:
+                continue
+            }
+        }
+        return false
     }
 
     private static func fields(_ reply: RedisReply) -> [String: RedisReply] {
