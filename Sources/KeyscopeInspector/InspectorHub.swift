@@ -219,11 +219,16 @@ public final class InspectorHub: Sendable {
             return
         }
         let ticket = WriteTicket.onThisThread
+        // A write the hub applies for a client runs on the client's thread (the server's worker): its entry's
+        // estimate and line are made here, before readers can see it, rather than by the first reader (the server's
+        // service thread, where a wide merge's line held every client). Under the store's lock, as the write was.
+        let prepared = ticket == nil ? nil : HubLogEntry.Prepared(event, storeID: id)
         let appended = state.withLock { state -> Appended? in
             guard state.running, state.generation == generation, state.admit(event, of: id) else {
                 return nil
             }
             let (entry, replaced) = state.log.append(time: .now, storeID: id, event: event)
+            if let prepared { entry.adopt(prepared) }
             return Appended(
                 entry: ticket == nil ? nil : entry, replaced: replaced, wake: state.appendHook,
                 settle: state.log.unsettled >= Self.writerSettleThreshold)
@@ -323,8 +328,12 @@ public final class InspectorHub: Sendable {
                     storeID = entry.storeID
                     storeIDSize = JSONSizeEstimate.string(entry.storeID.description)
                 }
-                let size = HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize)
-                entry.recordEstimate(size)
+                // Its writer may have recorded it already (``HubLogEntry/Prepared``).
+                var size = entry.recordedEstimate
+                if size < 0 {
+                    size = HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize)
+                    entry.recordEstimate(size)
+                }
                 estimates.append(size)
             }
         }
