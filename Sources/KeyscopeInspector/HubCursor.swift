@@ -116,13 +116,14 @@ public final class HubCursor: Sendable {
     }
 
     /// The live subscription list when it changed since this client was last sent one (with a snapshot or by this
-    /// call); `nil` otherwise. A cursor made by ``InspectorHub/makeCursor(resumingAfter:)`` gets a list first.
+    /// call); `nil` otherwise. A cursor made by ``InspectorHub/makeCursor(resumingAfter:)`` gets a list first. A
+    /// store whose lock a write holds is not waited for: its list is the one it last reported.
     public func subscriptionsUpdate() -> [SubscriptionInfo]? {
         position.withLock { position in
             let version = hub.subscriptionsVersion
             guard version != position.subscriptionsSeen else { return nil }
             position.subscriptionsSeen = version
-            return hub.subscriptions()
+            return hub.subscriptionsWithoutWaiting()
         }
     }
 
