@@ -3,7 +3,7 @@ import KeyscopeInspector
 import KeyscopeProtocol
 
 /// Carries out one client request against the hub: the single validated way from a client back into the stores,
-/// for WebSocket messages and `POST /api/request` alike.
+/// for WebSocket messages and `POST /api/request` alike. Runs on the server's ``RequestWorker``.
 struct RequestExecutor: Sendable {
     let hub: InspectorHub
     let readOnly: Bool
@@ -20,10 +20,12 @@ struct RequestExecutor: Sendable {
     }
 
     /// Parses and executes one message. Read-only servers refuse writes before looking further (docs/protocol.md).
-    func execute(_ bytes: [UInt8]) -> Outcome {
+    /// `decoded` runs once the message is parsed, before the request is carried out.
+    func execute(_ bytes: [UInt8], decoded: () -> Void = {}) -> Outcome {
         let (id, parsed) = ClientRequest.parse(
             bytes, maxDepth: maxJSONDepth, features: hub.featureRequests,
             refusingWrites: isReadOnly ? hub.readOnlyRefusal : nil)
+        decoded()
         let request: ClientRequest
         switch parsed {
         case .success(let value): request = value

@@ -22,6 +22,7 @@ extension ServerCore: LwsService {
 
     func contextEnding() {
         waker.context.withLock { $0 = nil }
+        worker.stop()
     }
 }
 

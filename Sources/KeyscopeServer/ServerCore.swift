@@ -8,8 +8,9 @@ import Logging
 import Synchronization
 
 /// The server's state and its lws callback. Everything here runs on the service thread, inside `lws_service`,
-/// except ``requestStop()`` and ``forceFinish()``, which other threads call, and ``waker``, which the hub's append
-/// hook holds (they touch only atomics and the one lws function that is safe from any thread, `lws_cancel_service`).
+/// except ``requestStop()`` and ``forceFinish()``, which other threads call, ``waker``, which the hub's append
+/// hook and the ``worker`` hold (they touch only atomics and the one lws function that is safe from any thread,
+/// `lws_cancel_service`), and the jobs handed to the ``worker`` (they read only its constants: hub, executor, options).
 final class ServerCore: @unchecked Sendable {
     let hub: InspectorHub
     let options: ServerOptions
@@ -21,7 +22,9 @@ final class ServerCore: @unchecked Sendable {
     var policy: HostPolicy
 
     /// What other threads use to wake the service thread (the hub's append hook holds it).
-    let waker = ServiceWaker()
+    let waker: ServiceWaker
+    /// Runs requests off the service thread (see `ServerCore+Work.swift`).
+    let worker: RequestWorker<WorkReply>
     /// Set by ``requestStop()``. An atomic, not behind a lock: the service thread checks it on every wake-up, and
     /// taking a lock there made it wait on a writer's `lws_cancel_service` in every burst of changes.
     let stopRequested = Atomic<Bool>(false)
@@ -32,6 +35,8 @@ final class ServerCore: @unchecked Sendable {
     var sessions: [OpaquePointer: WebSocketSession] = [:]
     /// Clients not read for the rest of this turn of the service loop (see ``HeldReads``).
     var heldReads = HeldReads()
+    /// Who waits for which job of the worker.
+    var ledger = WorkLedger()
     /// The request bodies being received, with the route each is for.
     var bodies: [OpaquePointer: PendingBody] = [:]
     /// The route table and how many features it was made from (see ``routeTable()``).
@@ -73,6 +78,11 @@ final class ServerCore: @unchecked Sendable {
         self.files = files
         self.logger = logger
         self.executor = RequestExecutor(hub: hub, readOnly: options.readOnly, maxJSONDepth: options.maxJSONDepth)
+        let waker = ServiceWaker()
+        self.waker = waker
+        self.worker = RequestWorker(threads: Self.workerThreads, nice: options.serviceThreadNice, logger: logger) {
+            waker.cancelServiceWait()
+        }
         self.requestLines = RequestHeadCapture(maxHeaderBytes: options.maxHeaderBytes)
         self.connections = ConnectionTable(capacity: options.maxConnections)
         self.policy = HostPolicy(
@@ -123,6 +133,7 @@ final class ServerCore: @unchecked Sendable {
             return timerFired(wsi)
         case LWS_CALLBACK_WSI_DESTROY:
             destroyed(wsi)
+            ledger.forget(wsi)
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         case LWS_CALLBACK_RAW_RX_FILE where isCaptureWatch(wsi):
             captureWatchReadable()
@@ -139,8 +150,11 @@ final class ServerCore: @unchecked Sendable {
             return httpBodyCompleted(wsi)
         case LWS_CALLBACK_HTTP_FILE_COMPLETION:
             return -1  // one request per connection (see LwsResponse.send)
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            return httpWritable(wsi) ?? lws_callback_http_dummy(wsi, reason, user, input, length)
         case LWS_CALLBACK_CLOSED_HTTP:
             bodies[wsi] = nil
+            ledger.forget(wsi)
             return 0
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             _ = requestLines.take(wsi)  // a WebSocket: its request line is not needed
@@ -173,14 +187,16 @@ final class ServerCore: @unchecked Sendable {
         // The flag stays set: writable callbacks find new entries by themselves, so writers need not wake the
         // service (a syscall each) until a client runs dry and clears it (see `writeAgainIfNeeded`).
         if !stopping, stopRequested.load(ordering: .sequentiallyConsistent) { beginStop() }
+        deliverFinishedWork()
         for session in sessions.values { lws_callback_on_writable(session.wsi) }
     }
 
     /// After a writable callback: another while the client has more to send. Otherwise the client is dry, and the
     /// next append must wake the service again: clear the flag, then look once more, since an entry appended while
-    /// it was still set woke nobody.
+    /// it was still set woke nobody. A client whose stream waits for its requests is not dry: their replies wake it.
     func writeAgainIfNeeded(_ session: WebSocketSession) {
         if !session.wantsToWrite {
+            guard !session.requests.holdsStream else { return }
             waker.pending.store(false, ordering: .sequentiallyConsistent)
             guard session.wantsToWrite else { return }
         }

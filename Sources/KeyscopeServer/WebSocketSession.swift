@@ -40,6 +40,8 @@ final class WebSocketSession {
     var reading = ReadFlow()
     /// Requests received since the last writable callback.
     var requestsThisTurn = 0
+    /// Its requests on the worker; while there are any, its stream of log entries waits.
+    var requests = InFlightRequests()
     /// When the connection's deadline to take what waits for it was last set; `nil` while it has none
     /// (``ServerCore/armStall(_:pushing:)``).
     var stallArmedAt: ContinuousClock.Instant?
@@ -55,11 +57,12 @@ final class WebSocketSession {
 
     var hasQueuedMessages: Bool { !outbox.isEmpty }
 
-    /// The next message to send: queued ones first, then the subscription list when it changed (while entries wait,
-    /// at most every ``listIntervalWhileBehind``), then the next batch of log entries (or a gap and a snapshot).
-    /// `nil` when there is nothing to send.
+    /// The next message to send: queued ones first, then (unless the stream waits for requests on the worker) the
+    /// subscription list when it changed (while entries wait, at most every ``listIntervalWhileBehind``), then the
+    /// next batch of log entries (or a gap and a snapshot). `nil` when there is nothing to send.
     func nextMessage(maxEntries: Int, maxBytes: Int) -> OutgoingMessage? {
         if let queued = dequeue() { return OutgoingMessage(payload: queued) }
+        guard !requests.holdsStream else { return nil }
         let now = ContinuousClock.now
         if !wantsEntries || now >= listDueAt, let list = cursor.subscriptionsUpdate() {
             listDueAt = now + Self.listIntervalWhileBehind
@@ -98,11 +101,22 @@ final class WebSocketSession {
     static let keptFrameCapacity = 4 * ServerCore.frameBytes
 
     /// Whether another writable callback is worth asking for: queued messages, log entries past the cursor, or a
-    /// subscription list held back while entries were waiting.
-    var wantsToWrite: Bool { hasQueuedMessages || wantsEntries || cursor.subscriptionsChanged }
+    /// subscription list held back while entries were waiting (not while the stream waits for its requests).
+    var wantsToWrite: Bool {
+        hasQueuedMessages || (!requests.holdsStream && (wantsEntries || cursor.subscriptionsChanged))
+    }
 
     /// Whether log entries past the cursor are waiting.
     private var wantsEntries: Bool { cursor.nextSeq <= cursor.hub.lastSeq }
+
+    /// Whether the log's tail has passed the cursor (its next read is a gap and a snapshot) and nothing is queued
+    /// before that read: the server has the worker make the snapshot (``ServerCore/submitCatchUp(for:)``).
+    var fellBehindLog: Bool {
+        guard !hasQueuedMessages, !requests.holdsStream, let first = cursor.hub.logRange?.lowerBound else {
+            return false
+        }
+        return cursor.nextSeq < first
+    }
 
     private func dequeue() -> [UInt8]? {
         guard let message = outbox.popFirst() else { return nil }
