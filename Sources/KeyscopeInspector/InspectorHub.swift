@@ -281,13 +281,13 @@ public final class InspectorHub: Sendable {
     /// the writer queues it on a background queue. While it evicts, it has the freed memory given back to the
     /// system on that queue, at most every ``HubOptions/freedMemoryReturn``.
     func settle() {
-        let evicted = settling.withLock { _ -> Bool in
+        let (evicted, freed) = settling.withLock { _ -> (Bool, [HubLog.Evicted]) in
             let estimates = estimateUnsettled()
-            guard !estimates.isEmpty else { return false }
+            guard !estimates.isEmpty else { return (false, []) }
             var retired = state.withLock { state in
                 state.log.settle(estimates: estimates, options: options, keepAfter: state.pins.min())
             }
-            guard !retired.isEmpty else { return false }
+            guard !retired.isEmpty else { return (false, []) }
             // Entries nobody else holds (checked in place, so that no copy counts) become spares for the writer to
             // refill; their lines, made by readers, are freed here rather than by the writer.
             var spares: [HubLog.Evicted] = []
@@ -299,11 +299,11 @@ public final class InspectorHub: Sendable {
             retired = []
             // Pairs with the release of the last other holder: what it read of an entry happens before a refill.
             if !spares.isEmpty { atomicMemoryFence(ordering: .acquiring) }
-            let freed = state.withLock { $0.log.keepSpares(spares) }
-            // Evicted entries still held elsewhere, and spares beyond the limit, are released here, outside the lock.
-            _ = consume freed
-            return true
+            return (true, state.withLock { $0.log.keepSpares(spares) })
         }
+        // Evicted entries still held elsewhere, and spares beyond the limit, are released here, outside both locks:
+        // freeing a wide entry takes a while, and every cursor read takes `settling`.
+        _ = consume freed
         // The trim walks every arena's free memory: on the background queue, never on a reader's thread.
         if evicted, let freedMemory, freedMemory.isDue() { Self.settleQueue.async { FreedMemoryReturn.trim() } }
     }
