@@ -71,11 +71,12 @@ extension ServerCore {
         resumeReadingIfAllowed(session)
         if session.incoming.overLimit { return WebSocketClose.messageTooLarge(wsi, limit: options.maxMessageBytes) }
         if session.closing { return WebSocketClose.goingAway(wsi) }
-        if session.fellBehindLog {
-            submitCatchUp(for: session)
-            return 0
-        }
         guard var message = session.nextMessage(maxEntries: Self.frameEntries, maxBytes: Self.frameBytes) else {
+            if session.needsCatchUp {
+                session.needsCatchUp = false
+                submitCatchUp(for: session)
+                return 0
+            }
             writeAgainIfNeeded(session)
             settleStall(session)
             return 0

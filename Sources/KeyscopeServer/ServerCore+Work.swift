@@ -51,8 +51,8 @@ extension ServerCore {
         submit(for: session, bytes: 0) { .messages([cursor.resync().messageBytes()]) }
     }
 
-    /// A client the log's tail passed: its next read, a gap and a snapshot (see ``HubCursor/next(maxEntries:maxBytes:)``),
-    /// made on the worker; its stream goes on right after it.
+    /// A client whose next read is a gap and a snapshot (the log's tail passed it), or a snapshot: that read, made
+    /// on the worker (``HubCursor/next(maxEntries:maxBytes:)``); its stream goes on right after it.
     func submitCatchUp(for session: WebSocketSession) {
         let cursor = session.cursor
         submit(for: session, bytes: 0) {

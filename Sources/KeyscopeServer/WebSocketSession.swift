@@ -42,6 +42,9 @@ final class WebSocketSession {
     var requestsThisTurn = 0
     /// Its requests on the worker; while there are any, its stream of log entries waits.
     var requests = InFlightRequests()
+    /// Set when its cursor's next read is a gap and a snapshot, which the worker makes
+    /// (``ServerCore/submitCatchUp(for:)``).
+    var needsCatchUp = false
     /// When the connection's deadline to take what waits for it was last set; `nil` while it has none
     /// (``ServerCore/armStall(_:pushing:)``).
     var stallArmedAt: ContinuousClock.Instant?
@@ -59,7 +62,8 @@ final class WebSocketSession {
 
     /// The next message to send: queued ones first, then (unless the stream waits for requests on the worker) the
     /// subscription list when it changed (while entries wait, at most every ``listIntervalWhileBehind``), then the
-    /// next batch of log entries (or a gap and a snapshot). `nil` when there is nothing to send.
+    /// next batch of log entries. `nil` when there is nothing to send, or when the next read is a gap and a snapshot
+    /// (then ``needsCatchUp`` is set: the server has the worker make it).
     func nextMessage(maxEntries: Int, maxBytes: Int) -> OutgoingMessage? {
         if let queued = dequeue() { return OutgoingMessage(payload: queued) }
         guard !requests.holdsStream else { return nil }
@@ -68,18 +72,16 @@ final class WebSocketSession {
             listDueAt = now + Self.listIntervalWhileBehind
             return OutgoingMessage(payload: HubMessages.subscriptions(list))
         }
-        switch cursor.next(maxEntries: maxEntries, maxBytes: maxBytes) {
+        switch cursor.nextEntries(maxEntries: maxEntries, maxBytes: maxBytes) {
         case .entries(let entries)?:
             let headroom = kws_pre()
             var bytes: [UInt8] = []
             swap(&bytes, &spareFrame)
             HubMessages.appendChanges(entries, headroom: headroom, to: &bytes)
             return OutgoingMessage(bytes: bytes, headroom: headroom)
-        case .gap(let from, let to, let snapshot)?:
-            enqueue(snapshot.messageBytes())
-            return OutgoingMessage(payload: HubMessages.gap(from: from, to: to))
-        case .snapshot(let snapshot)?:
-            return OutgoingMessage(payload: snapshot.messageBytes())
+        case .snapshotNeeded?:
+            needsCatchUp = true
+            return nil
         case nil:
             return nil
         }
@@ -108,15 +110,6 @@ final class WebSocketSession {
 
     /// Whether log entries past the cursor are waiting.
     private var wantsEntries: Bool { cursor.nextSeq <= cursor.hub.lastSeq }
-
-    /// Whether the log's tail has passed the cursor (its next read is a gap and a snapshot) and nothing is queued
-    /// before that read: the server has the worker make the snapshot (``ServerCore/submitCatchUp(for:)``).
-    var fellBehindLog: Bool {
-        guard !hasQueuedMessages, !requests.holdsStream, let first = cursor.hub.logRange?.lowerBound else {
-            return false
-        }
-        return cursor.nextSeq < first
-    }
 
     private func dequeue() -> [UInt8]? {
         guard let message = outbox.popFirst() else { return nil }
