@@ -14,6 +14,15 @@ public enum CursorRead: Sendable {
     case snapshot(HubSnapshot)
 }
 
+/// What ``HubCursor/nextEntries(maxEntries:maxBytes:)`` read.
+public enum EntriesRead: Sendable {
+    /// As ``CursorRead/entries(_:)``.
+    case entries([HubLogEntry])
+    /// The cursor's next read is a gap and a snapshot, or a snapshot: nothing was read, and
+    /// ``HubCursor/next(maxEntries:maxBytes:)`` makes it.
+    case snapshotNeeded
+}
+
 /// One client's position in the hub's log: the seq of the next entry it needs.
 ///
 /// ```swift
@@ -55,7 +64,33 @@ public final class HubCursor: Sendable {
     /// per read when the stores are busy, whatever is there when they are idle; or a resync; or `nil` when there is
     /// nothing new. `maxBytes` counts the entries' lines and the commas between them.
     public func next(maxEntries: Int = 10_000, maxBytes: Int = 1 << 20) -> CursorRead? {
-        position.withLock { position -> CursorRead? in
+        switch read(maxEntries: maxEntries, maxBytes: maxBytes, makingSnapshots: true) {
+        case .entries(let entries)?: .entries(entries)
+        case .other(let read)?: read
+        case .snapshotNeeded?, nil: nil
+        }
+    }
+
+    /// ``next(maxEntries:maxBytes:)`` for a reader that must not make a snapshot (the server's service thread: a
+    /// snapshot waits for every store's lock and encodes every store): when the read would be a gap or a snapshot,
+    /// it is ``EntriesRead/snapshotNeeded`` and the cursor stays where it is, for ``next(maxEntries:maxBytes:)`` to
+    /// make it on another thread.
+    public func nextEntries(maxEntries: Int = 10_000, maxBytes: Int = 1 << 20) -> EntriesRead? {
+        switch read(maxEntries: maxEntries, maxBytes: maxBytes, makingSnapshots: false) {
+        case .entries(let entries)?: .entries(entries)
+        case .snapshotNeeded?, .other?: .snapshotNeeded
+        case nil: nil
+        }
+    }
+
+    private enum Read {
+        case entries([HubLogEntry])
+        case snapshotNeeded
+        case other(CursorRead)
+    }
+
+    private func read(maxEntries: Int, maxBytes: Int, makingSnapshots: Bool) -> Read? {
+        position.withLock { position -> Read? in
             // Settling first keeps the log within its bounds, on this (the reader's) thread rather than the writer's.
             hub.settle()
             var taken: [HubLogEntry] = []
@@ -78,9 +113,11 @@ public final class HubCursor: Sendable {
                 }
                 guard let chunk else {
                     if !taken.isEmpty { break }  // what was taken is still ours to send; the gap comes next read
+                    guard makingSnapshots else { return .snapshotNeeded }
                     let gapFrom = position.mustResync ? nil : position.next
                     let snapshot = Self.reposition(&position, to: hub.makeSnapshot())
-                    return gapFrom.map { .gap(from: $0, to: snapshot.seq, snapshot: snapshot) } ?? .snapshot(snapshot)
+                    return .other(
+                        gapFrom.map { .gap(from: $0, to: snapshot.seq, snapshot: snapshot) } ?? .snapshot(snapshot))
                 }
                 for entry in chunk {
                     let size = entry.lineBytes.count + (taken.isEmpty ? 0 : 1)
@@ -116,13 +153,14 @@ public final class HubCursor: Sendable {
     }
 
     /// The live subscription list when it changed since this client was last sent one (with a snapshot or by this
-    /// call); `nil` otherwise. A cursor made by ``InspectorHub/makeCursor(resumingAfter:)`` gets a list first.
+    /// call); `nil` otherwise. A cursor made by ``InspectorHub/makeCursor(resumingAfter:)`` gets a list first. A
+    /// store whose lock a write holds is not waited for: its list is the one it last reported.
     public func subscriptionsUpdate() -> [SubscriptionInfo]? {
         position.withLock { position in
             let version = hub.subscriptionsVersion
             guard version != position.subscriptionsSeen else { return nil }
             position.subscriptionsSeen = version
-            return hub.subscriptions()
+            return hub.subscriptionsWithoutWaiting()
         }
     }
 

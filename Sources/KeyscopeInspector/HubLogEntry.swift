@@ -23,7 +23,8 @@ public enum HubLogEvent: Sendable, Hashable {
 /// }
 /// ```
 /// An entry never changes while anyone but the log holds it, and is shared by every client; the JSON line is made
-/// once, by the first reader.
+/// once, by the first reader (up to the end of its patches by its writer, for the writes the hub applies for clients:
+/// see ``Prepared``).
 ///
 /// **Reuse.** An entry that the log evicted while nothing else held it is refilled by a later append (see
 /// `HubLog.keepSpares`): the writer then allocates no entry and frees the old change's patches itself, so neither
@@ -38,8 +39,16 @@ public final class HubLogEntry: @unchecked Sendable {
     /// The store the event is about.
     @exclusivity(unchecked) public private(set) var storeID: StoreID
     @exclusivity(unchecked) public private(set) var event: HubLogEvent
-    /// The encoded line, made on first use. Only readers take this lock, never a store's observer.
-    private let encoded = Mutex<[UInt8]?>(nil)
+    /// The encoded line, made on first use (from its ``Prepared`` head when the writer made one). Readers take this
+    /// lock, and a store's observer only while the entry is not published yet (``adopt(_:)``).
+    private let encoded = Mutex<Encoded>(.none)
+
+    private enum Encoded {
+        case none
+        /// The line up to its patches, made by the writer (``Prepared``).
+        case head([UInt8])
+        case line([UInt8])
+    }
     /// ``estimatedBytes`` as the hub's settling found it (-1 until then): the log takes it off its byte count when
     /// it evicts the entry, and encoding the line does not walk the values again to size its buffer.
     private let settledEstimate = Atomic<Int>(-1)
@@ -66,7 +75,7 @@ public final class HubLogEntry: @unchecked Sendable {
 
     /// Frees the line of an entry that the log evicted, on the settling thread (often the reader that made it)
     /// rather than the writer that will refill it.
-    func dropLine() { encoded.withLock { $0 = nil } }
+    func dropLine() { encoded.withLock { $0 = .none } }
 
     /// The estimated size of ``lineBytes``, known without encoding (see `JSONSizeEstimate`): what the log's byte
     /// bound counts. One walk over the patches' values, made when the hub settles the entry (not by the writer).
@@ -88,15 +97,57 @@ public final class HubLogEntry: @unchecked Sendable {
     /// `{"patches":[…],"seq":N,"store":"app/memory","time":"2026-…Z","txn":null}`, for a store event
     /// `{"event":"registered","root":{…},"seq":N,"store":…,"time":…,"version":"1.0.0"}`.
     ///
-    /// Encoded at most once, by whichever thread asks first (never under a store's lock), then shared: every client
-    /// sends the same bytes. Once made, they stay with the entry (roughly doubling its memory, which the byte bound
+    /// Encoded at most once, by whichever reader asks first (never under a store's lock; a ``Prepared`` head is
+    /// only completed), then shared: every client sends the same bytes. Once made, they stay with the entry (roughly doubling its memory, which the byte bound
     /// does not count).
     public var lineBytes: [UInt8] {
-        encoded.withLock { cached in
-            if let cached { return cached }
-            let bytes = encodeLine()
-            cached = bytes
+        encoded.withLock { encoded in
+            let bytes: [UInt8]
+            switch encoded {
+            case .line(let line): return line
+            case .head(let head): bytes = finishLine(after: head)
+            case .none: bytes = encodeLine()
+            }
+            encoded = .line(bytes)
             return bytes
+        }
+    }
+
+    /// What a writer makes of its change before the entry is published: its estimated size and its line up to the
+    /// end of its patches (all of it but seq, store, time and txn). ``InspectorHub`` makes it for the writes it
+    /// applies for clients, on their thread (the server's worker), so that no reader (the server's service thread,
+    /// which encodes every line first) walks or encodes a wide value: the line of a merge of 200,000 members took it
+    /// a fifth of a second. `nil` for a store event.
+    struct Prepared: Sendable {
+        let estimate: Int
+        let head: [UInt8]
+
+        init?(_ event: HubLogEvent, storeID: StoreID) {
+            guard case .change(let change) = event else { return nil }
+            let estimate = HubLogEntry.estimate(event, storeIDSize: JSONSizeEstimate.string(storeID.description))
+            self.estimate = estimate
+            head = JSONBuffer.withScratch(capacity: min(max(1024, estimate + 64), 64 << 10)) { bytes in
+                HubLogEntry.appendHead(change.patches, origin: change.origin, to: &bytes)
+                return bytes.bytes
+            }
+        }
+    }
+
+    /// Takes what the writer prepared; called under the hub's lock, right after the entry was appended and before
+    /// any reader can see it.
+    func adopt(_ prepared: Prepared) {
+        settledEstimate.store(prepared.estimate, ordering: .relaxed)
+        encoded.withLock { $0 = .head(prepared.head) }
+    }
+
+    /// The estimate recorded for the entry (by its writer or a settle), -1 when there is none yet.
+    var recordedEstimate: Int { settledEstimate.load(ordering: .relaxed) }
+
+    /// Whether the line, or its head, is made already (a reader then only copies it).
+    var isEncoded: Bool {
+        encoded.withLock { encoded in
+            if case .none = encoded { return false }
+            return true
         }
     }
 
@@ -121,44 +172,65 @@ public final class HubLogEntry: @unchecked Sendable {
         // The estimate sizes the scratch memory, so that a transaction's line does not move to the heap on the way;
         // at most 64 KiB of it is asked of the stack, and a longer line moves to the heap once it outgrows that.
         return JSONBuffer.withScratch(capacity: min(max(1024, estimatedBytes + 64), 64 << 10)) { bytes in
-            if let origin {
-                // docs/fleet.md: a change from another instance names it; "origin" sorts before "patches".
-                bytes.append(#"{"origin":"#)
-                bytes.appendJSONString(origin)
-                bytes.append(#","patches":["#)
-            } else {
-                bytes.append(#"{"patches":["#)
-            }
-            for (index, patch) in patches.enumerated() {
-                bytes.append(index > 0 ? #",{"# : "{")
-                if let new = patch.newValue {
-                    bytes.append(#""new":"#)
-                    new.appendJSON(to: &bytes, sortedKeys: true)
-                    bytes.append(UInt8(ascii: ","))
-                }
-                if let old = patch.oldValue {
-                    bytes.append(#""old":"#)
-                    old.appendJSON(to: &bytes, sortedKeys: true)
-                    bytes.append(UInt8(ascii: ","))
-                }
-                bytes.append(Self.opAndPathKey(patch.op))
-                patch.keyPath.appendJSONString(to: &bytes)
-                bytes.append(UInt8(ascii: "}"))
-            }
-            bytes.append(#"],"seq":"#)
-            bytes.appendDecimal(seq)
-            bytes.append(#","store":"#)
-            bytes.appendJSONString(storeID.description)
-            bytes.append(#","time":""#)
-            time.appendRFC3339(to: &bytes)
-            if let transaction = transactionID {
-                bytes.append(#"","txn":""#)
-                bytes.appendLowercased(transaction)
-                bytes.append(#""}"#)
-            } else {
-                bytes.append(#"","txn":null}"#)
-            }
+            Self.appendHead(patches, origin: origin, to: &bytes)
+            appendTail(transactionID, to: &bytes)
             return bytes.bytes
+        }
+    }
+
+    /// The line of a change whose head the writer made (``Prepared``): the head, then seq, store, time and txn.
+    private func finishLine(after head: [UInt8]) -> [UInt8] {
+        guard case .change(let change) = event else { return encodeLine() }
+        let tail = JSONBuffer.withScratch(capacity: 256) { tail in
+            appendTail(change.transactionID, to: &tail)
+            return tail.bytes
+        }
+        return head + tail
+    }
+
+    /// A change's line up to the end of its patches: `{"patches":[…]` (with `"origin"` first when it has one).
+    private static func appendHead(_ patches: [StorePatch], origin: String?, to bytes: inout JSONBuffer) {
+        if let origin {
+            // docs/fleet.md: a change from another instance names it; "origin" sorts before "patches".
+            bytes.append(#"{"origin":"#)
+            bytes.appendJSONString(origin)
+            bytes.append(#","patches":["#)
+        } else {
+            bytes.append(#"{"patches":["#)
+        }
+        for (index, patch) in patches.enumerated() {
+            bytes.append(index > 0 ? #",{"# : "{")
+            if let new = patch.newValue {
+                bytes.append(#""new":"#)
+                new.appendJSON(to: &bytes, sortedKeys: true)
+                bytes.append(UInt8(ascii: ","))
+            }
+            if let old = patch.oldValue {
+                bytes.append(#""old":"#)
+                old.appendJSON(to: &bytes, sortedKeys: true)
+                bytes.append(UInt8(ascii: ","))
+            }
+            bytes.append(Self.opAndPathKey(patch.op))
+            patch.keyPath.appendJSONString(to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// The rest of a change's line after its head: `,"seq":N,"store":…,"time":…,"txn":…}`.
+    private func appendTail(_ transactionID: UUID?, to bytes: inout JSONBuffer) {
+        bytes.append(#","seq":"#)
+        bytes.appendDecimal(seq)
+        bytes.append(#","store":"#)
+        bytes.appendJSONString(storeID.description)
+        bytes.append(#","time":""#)
+        time.appendRFC3339(to: &bytes)
+        if let transaction = transactionID {
+            bytes.append(#"","txn":""#)
+            bytes.appendLowercased(transaction)
+            bytes.append(#""}"#)
+        } else {
+            bytes.append(#"","txn":null}"#)
         }
     }
 

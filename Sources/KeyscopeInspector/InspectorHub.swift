@@ -195,11 +195,16 @@ public final class InspectorHub: Sendable {
             return
         }
         let ticket = WriteTicket.onThisThread
+        // A write the hub applies for a client runs on the client's thread (the server's worker): its entry's
+        // estimate and line are made here, before readers can see it, rather than by the first reader (the server's
+        // service thread, where a wide merge's line held every client). Under the store's lock, as the write was.
+        let prepared = ticket == nil ? nil : HubLogEntry.Prepared(event, storeID: id)
         let appended = state.withLock { state -> Appended? in
             guard state.running, state.generation == generation, state.admit(event, of: id) else {
                 return nil
             }
             let (entry, replaced) = state.log.append(time: .now, storeID: id, event: event)
+            if let prepared { entry.adopt(prepared) }
             return Appended(
                 entry: ticket == nil ? nil : entry, replaced: replaced,
                 settle: state.log.unsettled >= Self.writerSettleThreshold)
@@ -250,13 +255,13 @@ public final class InspectorHub: Sendable {
     /// the writer queues it on a background queue. While it evicts, it has the freed memory given back to the
     /// system on that queue, at most every ``HubOptions/freedMemoryReturn``.
     func settle() {
-        let evicted = settling.withLock { _ -> Bool in
+        let (evicted, freed) = settling.withLock { _ -> (Bool, [HubLog.Evicted]) in
             let estimates = estimateUnsettled()
-            guard !estimates.isEmpty else { return false }
+            guard !estimates.isEmpty else { return (false, []) }
             var retired = state.withLock { state in
                 state.log.settle(estimates: estimates, options: options, keepAfter: state.pins.min())
             }
-            guard !retired.isEmpty else { return false }
+            guard !retired.isEmpty else { return (false, []) }
             // Entries nobody else holds (checked in place, so that no copy counts) become spares for the writer to
             // refill; their lines, made by readers, are freed here rather than by the writer.
             var spares: [HubLog.Evicted] = []
@@ -268,11 +273,11 @@ public final class InspectorHub: Sendable {
             retired = []
             // Pairs with the release of the last other holder: what it read of an entry happens before a refill.
             if !spares.isEmpty { atomicMemoryFence(ordering: .acquiring) }
-            let freed = state.withLock { $0.log.keepSpares(spares) }
-            // Evicted entries still held elsewhere, and spares beyond the limit, are released here, outside the lock.
-            _ = consume freed
-            return true
+            return (true, state.withLock { $0.log.keepSpares(spares) })
         }
+        // Evicted entries still held elsewhere, and spares beyond the limit, are released here, outside both locks:
+        // freeing a wide entry takes a while, and every cursor read takes `settling`.
+        _ = consume freed
         // The trim walks every arena's free memory: on the background queue, never on a reader's thread.
         if evicted, let freedMemory, freedMemory.isDue() { Self.settleQueue.async { FreedMemoryReturn.trim() } }
     }
@@ -298,8 +303,12 @@ public final class InspectorHub: Sendable {
                 storeID = entry.storeID
                 storeIDSize = JSONSizeEstimate.string(entry.storeID.description)
             }
-            let size = HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize)
-            entry.recordEstimate(size)
+            // Its writer may have recorded it already (``HubLogEntry/Prepared``).
+            var size = entry.recordedEstimate
+            if size < 0 {
+                size = HubLogEntry.estimate(entry.event, storeIDSize: storeIDSize)
+                entry.recordEstimate(size)
+            }
             estimates.append(size)
         }
         return estimates

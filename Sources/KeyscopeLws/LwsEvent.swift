@@ -38,6 +38,8 @@ package enum LwsEvent: Hashable, Sendable {
     case httpFileCompletion
     /// An HTTP connection closed (`CLOSED_HTTP`).
     case closedHTTP
+    /// An HTTP connection may be written to (its answer was waited for: the server's request worker).
+    case httpWriteable
     /// An upgrade to WebSocket is asked for; return 1 once a refusal was written (`HTTP_CONFIRM_UPGRADE`).
     case confirmUpgrade
     /// lws's last check before it upgrades; non-zero refuses (`FILTER_PROTOCOL_CONNECTION`).
@@ -81,6 +83,7 @@ package enum LwsEvent: Hashable, Sendable {
         case LWS_CALLBACK_HTTP_BODY_COMPLETION: self = .httpBodyCompletion
         case LWS_CALLBACK_HTTP_FILE_COMPLETION: self = .httpFileCompletion
         case LWS_CALLBACK_CLOSED_HTTP: self = .closedHTTP
+        case LWS_CALLBACK_HTTP_WRITEABLE: self = .httpWriteable
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: self = .confirmUpgrade
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: self = .filterProtocolConnection
         case LWS_CALLBACK_ESTABLISHED: self = .established

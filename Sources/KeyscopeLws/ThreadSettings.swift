@@ -1,4 +1,4 @@
-import Logging
+package import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -7,11 +7,11 @@ import Darwin
 #endif
 
 /// The calling OS thread's name and priority, which Foundation's `Thread` does not set on Linux.
-enum ThreadSettings {
+package enum ThreadSettings {
     /// Names the calling OS thread (what top -H, perf and /proc show). There through /proc/thread-self/comm on
     /// Linux: the glibc call for it is not visible to Swift; on Apple platforms `pthread_setname_np` names the
     /// calling thread.
-    static func nameOSThread(_ name: String) {
+    package static func nameOSThread(_ name: String) {
         #if os(Linux)
         guard let file = fopen("/proc/thread-self/comm", "w") else { return }
         fputs(name, file)
@@ -25,7 +25,7 @@ enum ThreadSettings {
     /// thread only (nice values are per thread there). Elsewhere it would lower the whole process, so the thread
     /// keeps its priority. 0 (or less) changes nothing; the most is 19 (a thread may lower its priority, not raise
     /// it).
-    static func lowerPriority(to nice: Int, logger: Logger) {
+    package static func lowerPriority(to nice: Int, logger: Logger) {
         #if os(Linux)
         let nice = Int32(min(max(nice, 0), 19))
         guard nice > 0 else { return }

@@ -44,12 +44,11 @@ struct HeldReads {
 
 extension ServerCore {
     /// After each turn of the service loop: clients held by ``HeldReads`` are read again, unless they are still
-    /// open with a full outbox (which their writable callback resumes), or closed meanwhile.
+    /// open with a full outbox or their most requests on the worker (which their writable callback resumes), or
+    /// closed meanwhile.
     func releaseHeldReads() {
         for session in heldReads.endTurn() where sessions[session.wsi] === session {
-            if session.queuedBytes <= Self.maxQueuedBytes / 2, session.queuedCount < Self.maxQueuedMessages / 2 {
-                session.reading.setPaused(false, on: session.wsi)
-            }
+            resumeReadingIfAllowed(session)
         }
     }
 }

@@ -17,9 +17,10 @@ import Synchronization
 /// server.stop()                            // every client gets close 1001; the port is free when it returns
 /// ```
 /// **Threads.** One service thread owns the lws context and is the only one that calls lws (except
-/// `lws_cancel_service`, which the hub's append signal uses to wake it, at most once per burst of changes). The
-/// server installs its hook in the hub's ``KeyscopeInspector/InspectorHub/appendSignal`` while it runs and removes
-/// it when it stops: one server per hub.
+/// `lws_cancel_service`, which the hub's append signal uses to wake it, at most once per burst of changes, and the
+/// request worker when a reply is ready). Requests, routes' handlers and snapshots run on the worker's two threads
+/// (`RequestWorker`), so a long one holds no other client. The server installs its hook in the hub's
+/// ``KeyscopeInspector/InspectorHub/appendSignal`` while it runs and removes it when it stops: one server per hub.
 public final class InspectorServer: Sendable {
     public let hub: InspectorHub
     public let options: ServerOptions

@@ -4,6 +4,7 @@ package import KeyscopeProtocol
 
 /// Carries out one client request against the hub: the single validated way from a client back into the stores,
 /// for WebSocket messages and `POST /api/request` alike (and requests that reach an instance through its fleet).
+/// Runs on the server's ``RequestWorker``.
 package struct RequestExecutor: Sendable {
     let hub: InspectorHub
     let readOnly: Bool
@@ -26,10 +27,12 @@ package struct RequestExecutor: Sendable {
     }
 
     /// Parses and executes one message. Read-only servers refuse writes before looking further (docs/protocol.md).
-    package func execute(_ bytes: [UInt8]) -> Outcome {
+    /// `decoded` runs once the message is parsed, before the request is carried out.
+    package func execute(_ bytes: [UInt8], decoded: () -> Void = {}) -> Outcome {
         let (id, parsed) = ClientRequest.parse(
             bytes, maxDepth: maxJSONDepth, features: hub.featureRequests,
             refusingWrites: isReadOnly ? hub.readOnlyRefusal : nil)
+        decoded()
         let request: ClientRequest
         switch parsed {
         case .success(let value): request = value

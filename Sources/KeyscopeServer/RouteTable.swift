@@ -113,7 +113,7 @@ struct RouteTable: Sendable {
 /// One row of the ``RouteTable``: a feature's route, or one of the server's own.
 struct ServerRoute: Sendable {
     /// What a route's handler answers.
-    enum Answer {
+    enum Answer: Sendable {
         case json(StoreValue, status: Int)
         /// JSON already encoded.
         case bytes([UInt8], status: Int)
@@ -133,7 +133,7 @@ struct ServerRoute: Sendable {
     }
 
     /// What a handler gets.
-    struct Call {
+    struct Call: Sendable {
         var method: FeatureRoute.Method
         var path: String
         var rest: [String]
@@ -149,11 +149,14 @@ struct ServerRoute: Sendable {
     let writes: Bool
     let pathForm: FeatureRoute.PathForm
     let readOnlyRefusal: HubError?
+    /// Whether the handler of a route without a body runs on the service thread itself rather than on the
+    /// ``RequestWorker`` (`/api/health`: constant work, answered even while the worker's threads are busy).
+    let runsInline: Bool
     let run: @Sendable (Call) -> Answer
 
     init(
         _ method: FeatureRoute.Method, _ path: String, body: Body = .none, writes: Bool = false,
-        run: @escaping @Sendable (Call) -> Answer
+        inline: Bool = false, run: @escaping @Sendable (Call) -> Answer
     ) {
         self.method = method
         self.segments = RouteTable.segments(path)
@@ -161,6 +164,7 @@ struct ServerRoute: Sendable {
         self.writes = writes
         self.pathForm = .decoded
         self.readOnlyRefusal = nil
+        self.runsInline = inline
         self.run = run
     }
 
@@ -176,6 +180,7 @@ struct ServerRoute: Sendable {
         writes = route.writes
         pathForm = route.pathForm
         readOnlyRefusal = route.readOnlyRefusal
+        runsInline = false
         run = { call in
             do throws(HubError) {
                 let request = FeatureRoute.Request(

@@ -10,7 +10,7 @@ import KeyscopeProtocol
 extension ServerCore {
     func builtInRoutes() -> [ServerRoute] {
         [
-            ServerRoute(.get, "/api/health") { _ in
+            ServerRoute(.get, "/api/health", inline: true) { _ in
                 .bytes(Array(#"{"ok":true,"protocol":\#(InspectorProtocol.version)}"#.utf8), status: 200)
             },
             ServerRoute(.get, "/api/snapshot") { [unowned self] _ in .bytes(hub.snapshot().messageBytes(), status: 200)
@@ -18,7 +18,8 @@ extension ServerCore {
             // One protocol request; its reply's status follows its error. Read-only writes are refused by the
             // executor, which reads the request's type first (a resync is not a write).
             ServerRoute(.post, "/api/request", body: .bytes) { [unowned self] call in
-                let outcome = executor.execute(call.bytes)
+                let heavy = call.bytes.count > Self.heavyRequestBytes
+                let outcome = executor.execute(call.bytes, decoded: heavy ? FreedBlocks.merge : {})
                 return .bytes(outcome.reply, status: outcome.error?.code.httpStatus ?? 200)
             },
             ServerRoute(.post, "/api/rewind", body: .json, writes: true) { [unowned self] call in
@@ -51,11 +52,12 @@ extension ServerCore {
         return request.value(.transferEncoding) != nil
     }
 
-    /// The JSON of a body; `nil` when it is empty (or only white space). Invalid JSON is `bad_json`.
-    func jsonBody(_ body: [UInt8]) throws(HubError) -> StoreValue? {
+    /// The JSON of a body; `nil` when it is empty (or only white space). Invalid JSON is `bad_json`. Called on the
+    /// worker's threads.
+    static func jsonBody(_ body: [UInt8], maxDepth: Int) throws(HubError) -> StoreValue? {
         guard body.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return nil }
         do {
-            return try JanssonCodec.decode(body, maxDepth: options.maxJSONDepth)
+            return try JanssonCodec.decode(body, maxDepth: maxDepth)
         } catch {
             throw HubError(code: .badJSON, message: "the body is not valid JSON: \(error)")
         }

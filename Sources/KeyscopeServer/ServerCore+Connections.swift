@@ -70,8 +70,9 @@ extension ServerCore {
 
     // MARK: Bodies
 
-    /// Bytes of request bodies held by the server right now, over every connection.
-    var bufferedBodyBytes: Int { bodies.values.reduce(0) { $0 + $1.bytes.count } }
+    /// Bytes of request bodies held by the server right now, over every connection: those being received and those
+    /// whose request is on the worker.
+    var bufferedBodyBytes: Int { bodies.values.reduce(0) { $0 + $1.bytes.count } + ledger.httpBodyBytes }
 
     /// The most body bytes held at once: ``ServerOptions/maxBufferedBodyBytes``, never below one whole body.
     var bodyBudget: Int { max(options.maxBufferedBodyBytes, options.maxBodyBytes) }

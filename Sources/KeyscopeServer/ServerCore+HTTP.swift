@@ -77,7 +77,7 @@ extension ServerCore {
         }
         switch route.body {
         case .none:
-            return answer(wsi, route.run(call))
+            return route.runsInline ? answer(wsi, route.run(call)) : submit(wsi, route, call, body: [])
         case .optionalJSON:
             guard Self.hasBody(request) else { return completed(wsi, PendingBody(route: route, call: call)) }
             return beginBody(wsi, request, PendingBody(route: route, call: call))
@@ -245,22 +245,9 @@ extension ServerCore {
         return completed(wsi, body)
     }
 
-    /// A whole body is in: hands it to its route.
+    /// A whole body is in: hands it to its route, on the worker (which decodes it).
     private func completed(_ wsi: LwsConnection, _ body: PendingBody) -> Int32 {
-        var call = body.call
-        switch body.route.body {
-        case .bytes:
-            call.bytes = body.bytes
-        case .json, .optionalJSON:
-            do throws(HubError) {
-                call.json = try jsonBody(body.bytes)
-            } catch {
-                return hubError(wsi, error)
-            }
-        case .none:
-            break
-        }
-        return answer(wsi, body.route.run(call))
+        submit(wsi, body.route, body.call, body: body.bytes)
     }
 
     /// 413, then the connection closes: the rest of the body is not read.

@@ -21,5 +21,6 @@ extension ServerCore: LwsService {
 
     func contextEnding() {
         waker.context.withLock { $0 = nil }
+        worker.stop()
     }
 }

@@ -20,7 +20,8 @@ extension ServerCore {
         return 1
     }
 
-    /// A client is in: hello, then its snapshot (or, resuming with `?resume=SEQ`, the entries after SEQ).
+    /// A client is in: hello, then its snapshot, made on the worker (or, resuming with `?resume=SEQ`, the entries
+    /// after SEQ).
     func established(_ wsi: LwsConnection) -> Int32 {
         guard !stopping else { return -1 }
         limitSendBuffer(wsi)
@@ -33,10 +34,11 @@ extension ServerCore {
                 wsi: wsi, cursor: hub.makeCursor(resumingAfter: resume), maxMessageBytes: options.maxMessageBytes)
             session.enqueue(ServerMessages.hello(name: options.name, readOnly: options.readOnly, resumed: true))
         } else {
-            let (snapshot, cursor) = hub.makeCursor()
+            // A cursor whose first read would be a snapshot (no client resumes after seq -1); the worker makes it.
+            let cursor = hub.makeCursor(resumingAfter: -1)
             session = WebSocketSession(wsi: wsi, cursor: cursor, maxMessageBytes: options.maxMessageBytes)
             session.enqueue(ServerMessages.hello(name: options.name, readOnly: options.readOnly, resumed: false))
-            session.enqueue(snapshot.messageBytes())
+            submitFirstSnapshot(for: session)
         }
         sessions[wsi] = session
         armStall(session, pushing: false)
@@ -57,52 +59,36 @@ extension ServerCore {
         case .overLimit:
             wsi.callbackOnWritable()
             return 0
-        case .complete(_, binary: true):
-            session.enqueue(
-                ServerMessages.reply(
-                    id: .null, error: .badRequest("send requests as text frames holding one JSON object")))
-        case .complete(let message, binary: false):
-            run(message, for: session)
+        case .complete(let message, let binary):
+            if let stream = session.stream, !binary {
+                runOnStream(message, for: session, stream: stream)  // a feature's client: its stream answers
+            } else {
+                submit(message, binary: binary, for: session)
+            }
         }
         // lws hands over every frame of one read (up to 64 KiB, over a thousand small requests) in a row: past a
         // few per turn, the rest waits for this client's next writable callback, so that one client sending
         // requests as fast as it can leaves the others (and new connections) their turn.
         session.requestsThisTurn += 1
-        if session.queuedBytes > Self.maxQueuedBytes || session.queuedCount >= Self.maxQueuedMessages
-            || session.requestsThisTurn >= Self.requestsPerTurn
-        {
-            session.reading.setPaused(true, on: wsi)
-        }
+        if readingMustPause(session) { session.reading.setPaused(true, on: wsi) }
         armStall(session, pushing: false)
         wsi.callbackOnWritable()
         return 0
-    }
-
-    private func run(_ message: [UInt8], for session: WebSocketSession) {
-        if let stream = session.stream {
-            runOnStream(message, for: session, stream: stream)
-            return
-        }
-        let outcome = executor.execute(message)
-        if outcome.wantsResync {
-            let snapshot = session.cursor.resync()
-            session.enqueue(snapshot.messageBytes())
-            session.enqueue(ServerMessages.reply(id: outcome.id, result: InspectorProtocol.seqResult(snapshot.seq)))
-        } else {
-            session.enqueue(outcome.reply)
-        }
     }
 
     /// The socket can take more: one message per call (lws's rule), and ask again while there is more.
     func writable(_ wsi: LwsConnection) -> Int32 {
         guard let session = sessions[wsi] else { return 0 }
         session.requestsThisTurn = 0
-        if session.queuedBytes <= Self.maxQueuedBytes / 2, session.queuedCount < Self.maxQueuedMessages / 2 {
-            session.reading.setPaused(false, on: wsi)
-        }
+        resumeReadingIfAllowed(session)
         if session.incoming.overLimit { return WebSocketClose.messageTooLarge(wsi, limit: options.maxMessageBytes) }
         if session.closing { return WebSocketClose.goingAway(wsi) }
         guard var message = session.nextMessage(maxEntries: Self.frameEntries, maxBytes: Self.frameBytes) else {
+            if session.needsCatchUp {
+                session.needsCatchUp = false
+                submitCatchUp(for: session)
+                return 0
+            }
             writeAgainIfNeeded(session)
             settleStall(session)
             return 0

@@ -7,8 +7,9 @@ import Logging
 import Synchronization
 
 /// The server's state and its lws callback. Everything here runs on the service thread, inside `lws_service`,
-/// except ``requestStop()`` and ``forceFinish()``, which other threads call, and ``waker``, which the hub's append
-/// signal calls (they touch only atomics and the one lws function that is safe from any thread, `lws_cancel_service`).
+/// except ``requestStop()`` and ``forceFinish()``, which other threads call, ``waker``, which the hub's append
+/// signal and the ``worker`` hold (they touch only atomics and the one lws function that is safe from any thread,
+/// `lws_cancel_service`), and the jobs handed to the ``worker`` (they read only its constants: hub, executor, options).
 final class ServerCore: @unchecked Sendable {
     let hub: InspectorHub
     let options: ServerOptions
@@ -20,7 +21,9 @@ final class ServerCore: @unchecked Sendable {
     var policy: HostPolicy
 
     /// What other threads use to wake the service thread (the hook of the hub's append signal holds it).
-    let waker = ServiceWaker()
+    let waker: ServiceWaker
+    /// Runs requests off the service thread (see `ServerCore+Work.swift`).
+    let worker: RequestWorker<WorkReply>
     /// Set by ``requestStop()``. An atomic, not behind a lock: the service thread checks it on every wake-up, and
     /// taking a lock there made it wait on a writer's `lws_cancel_service` in every burst of changes.
     let stopRequested = Atomic<Bool>(false)
@@ -35,6 +38,8 @@ final class ServerCore: @unchecked Sendable {
     let deliveries = Mutex<[(serial: UInt64, messages: [[UInt8]])]>([])
     /// Clients not read for the rest of this turn of the service loop (see ``HeldReads``).
     var heldReads = HeldReads()
+    /// Who waits for which job of the worker.
+    var ledger = WorkLedger()
     /// The request bodies being received, with the route each is for.
     var bodies: [LwsConnection: PendingBody] = [:]
     /// The route table and how many features it was made from (see ``routeTable()``).
@@ -76,6 +81,11 @@ final class ServerCore: @unchecked Sendable {
         self.files = files
         self.logger = logger
         self.executor = RequestExecutor(hub: hub, readOnly: options.readOnly, maxJSONDepth: options.maxJSONDepth)
+        let waker = ServiceWaker()
+        self.waker = waker
+        self.worker = RequestWorker(threads: Self.workerThreads, nice: options.serviceThreadNice, logger: logger) {
+            waker.cancelServiceWait()
+        }
         self.requestLines = RequestHeadCapture(maxHeaderBytes: options.maxHeaderBytes)
         self.connections = ConnectionTable(capacity: options.maxConnections)
         self.policy = HostPolicy(
@@ -125,6 +135,7 @@ final class ServerCore: @unchecked Sendable {
         case .wsiDestroy:
             upgradedStreams[wsi] = nil
             destroyed(wsi)
+            ledger.forget(wsi)
             return nil
         case .rawFileReadable where isCaptureWatch(wsi):
             captureWatchReadable()
@@ -141,8 +152,11 @@ final class ServerCore: @unchecked Sendable {
             return httpBodyCompleted(wsi)
         case .httpFileCompletion:
             return -1  // one request per connection (see LwsResponse.send)
+        case .httpWriteable:
+            return httpWritable(wsi)
         case .closedHTTP:
             bodies[wsi] = nil
+            ledger.forget(wsi)
             return 0
         case .confirmUpgrade:
             _ = requestLines.take(wsi)  // a WebSocket: its request line is not needed
@@ -176,14 +190,17 @@ final class ServerCore: @unchecked Sendable {
         // not wake the service (a syscall each) until a client runs dry and re-arms it (see `writeAgainIfNeeded`).
         if !stopping, stopRequested.load(ordering: .sequentiallyConsistent) { beginStop() }
         takeDeliveries()
+        deliverFinishedWork()
         for session in sessions.values { session.wsi.callbackOnWritable() }
     }
 
     /// After a writable callback: another while the client has more to send. Otherwise the client is dry, and the
     /// next append must wake the service again: re-arm the hub's append signal, then look once more, since an entry
-    /// appended while it was still raised woke nobody.
+    /// appended while it was still raised woke nobody. A client whose stream waits for its requests is not dry:
+    /// their replies wake it.
     func writeAgainIfNeeded(_ session: WebSocketSession) {
         if !session.wantsToWrite {
+            guard !session.requests.holdsStream else { return }
             hub.appendSignal.rearm()
             guard session.wantsToWrite else { return }
         }

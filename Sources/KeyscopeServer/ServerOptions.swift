@@ -57,11 +57,11 @@ public struct ServerOptions: Sendable, Hashable {
     /// 512) with room for the request's own wrapping (a transaction's value sits three levels down), so that a
     /// value a store may hold can be written by every request that carries one.
     public var maxJSONDepth: Int = StoreLimits.maxDepth + 8
-    /// The nice value the service thread runs at on Linux, where a thread has its own (elsewhere the thread keeps
-    /// its priority): 10 by default, so that when the cores are busy the service's own threads come first and the
-    /// inspector (with the clients it feeds) takes what they leave; when the cores are idle it changes nothing. 0
-    /// keeps the priority of the thread that started the server. Values are clamped to 0…19 (a thread may lower its
-    /// priority, not raise it).
+    /// The nice value the service thread (and the two threads that run requests) runs at on Linux, where a thread
+    /// has its own (elsewhere the thread keeps its priority): 10 by default, so that when the cores are busy the
+    /// service's own threads come first and the inspector (with the clients it feeds) takes what they leave; when
+    /// the cores are idle it changes nothing. 0 keeps the priority of the thread that started the server. Values are
+    /// clamped to 0…19 (a thread may lower its priority, not raise it).
     public var serviceThreadNice: Int = 10
 
     public init() {}

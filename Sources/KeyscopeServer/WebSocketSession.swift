@@ -50,6 +50,11 @@ final class WebSocketSession {
     var reading = ReadFlow()
     /// Requests received since the last writable callback.
     var requestsThisTurn = 0
+    /// Its requests on the worker; while there are any, its stream of log entries waits.
+    var requests = InFlightRequests()
+    /// Set when its cursor's next read is a gap and a snapshot, which the worker makes
+    /// (``ServerCore/submitCatchUp(for:)``).
+    var needsCatchUp = false
     /// When the connection's deadline to take what waits for it was last set; `nil` while it has none
     /// (``ServerCore/armStall(_:pushing:)``).
     var stallArmedAt: ContinuousClock.Instant?
@@ -65,31 +70,31 @@ final class WebSocketSession {
 
     var hasQueuedMessages: Bool { !outbox.isEmpty }
 
-    /// The next message to send: queued ones first, then the subscription list when it changed (while entries wait,
-    /// at most every ``listIntervalWhileBehind``), then the next batch of log entries (or a gap and a snapshot).
-    /// `nil` when there is nothing to send.
+    /// The next message to send: queued ones first, then (unless the stream waits for requests on the worker) the
+    /// subscription list when it changed (while entries wait, at most every ``listIntervalWhileBehind``), then the
+    /// next batch of log entries. `nil` when there is nothing to send, or when the next read is a gap and a snapshot
+    /// (then ``needsCatchUp`` is set: the server has the worker make it).
     func nextMessage(maxEntries: Int, maxBytes: Int) -> OutgoingMessage? {
         if let queued = dequeue() { return OutgoingMessage(payload: queued) }
         if let stream {
             return stream.next(maxEntries: maxEntries, maxBytes: maxBytes).map { OutgoingMessage(payload: $0) }
         }
+        guard !requests.holdsStream else { return nil }
         let now = ContinuousClock.now
         if !wantsEntries || now >= listDueAt, let list = cursor.subscriptionsUpdate() {
             listDueAt = now + Self.listIntervalWhileBehind
             return OutgoingMessage(payload: HubMessages.subscriptions(list))
         }
-        switch cursor.next(maxEntries: maxEntries, maxBytes: maxBytes) {
+        switch cursor.nextEntries(maxEntries: maxEntries, maxBytes: maxBytes) {
         case .entries(let entries)?:
             let headroom = OutgoingMessage.preambleBytes
             var bytes: [UInt8] = []
             swap(&bytes, &spareFrame)
             HubMessages.appendChanges(entries, headroom: headroom, to: &bytes)
             return OutgoingMessage(bytes: bytes, headroom: headroom)
-        case .gap(let from, let to, let snapshot)?:
-            enqueue(snapshot.messageBytes())
-            return OutgoingMessage(payload: HubMessages.gap(from: from, to: to))
-        case .snapshot(let snapshot)?:
-            return OutgoingMessage(payload: snapshot.messageBytes())
+        case .snapshotNeeded?:
+            needsCatchUp = true
+            return nil
         case nil:
             return nil
         }
@@ -111,11 +116,11 @@ final class WebSocketSession {
     static let keptFrameCapacity = 4 * ServerCore.frameBytes
 
     /// Whether another writable callback is worth asking for: queued messages, log entries past the cursor, or a
-    /// subscription list held back while entries were waiting.
+    /// subscription list held back while entries were waiting (not while the stream waits for its requests).
     var wantsToWrite: Bool {
         if hasQueuedMessages { return true }
         if let stream { return stream.hasNews }
-        return wantsEntries || cursor.subscriptionsChanged
+        return !requests.holdsStream && (wantsEntries || cursor.subscriptionsChanged)
     }
 
     /// Whether log entries past the cursor are waiting.

@@ -5,15 +5,19 @@ import Testing
 
 @testable import KeyscopeServer
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The service thread's nice value, read back from /proc: the inspector yields to the service's threads.
 @Suite(.serialized) struct ServiceThreadPriorityTests {
-    /// The nice value of every thread of this process named like the service thread, by thread id.
-    static func serviceThreads() throws -> [Int: Int] {
+    /// The nice value of every thread of this process named like the service thread (or `name`), by thread id.
+    static func serviceThreads(named threadName: String = "keyscope-lws") throws -> [Int: Int] {
         var found: [Int: Int] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") {
             guard let tid = Int(name),
                 let comm = try? String(contentsOfFile: "/proc/self/task/\(name)/comm", encoding: .utf8),
-                comm.trimmingCharacters(in: .whitespacesAndNewlines) == "keyscope-lws",
+                comm.trimmingCharacters(in: .whitespacesAndNewlines) == threadName,
                 let stat = try? String(contentsOfFile: "/proc/self/task/\(name)/stat", encoding: .utf8),
                 let close = stat.lastIndex(of: ")")
             else { continue }
@@ -42,6 +46,26 @@ import Testing
     @Test func theServiceThreadRunsAtNiceTenByDefault() throws {
         let nice = try niceOfNewServiceThreads { _ in }
         #expect(!nice.isEmpty, "no service thread found in /proc/self/task")
+        #expect(nice.allSatisfy { $0 == 10 }, "\(nice)")
+    }
+
+    @Test func theRequestWorkersThreadsRunAtTheServiceThreadsNice() async throws {
+        let before = try Self.serviceThreads(named: "keyscope-work")
+        let hub = InspectorHub(registry: StoreRegistry())
+        var options = ServerOptions()
+        options.port = 0
+        options.writesServerRecord = false
+        let server = InspectorServer(hub: hub, options: options)
+        try server.start()
+        defer { server.stop() }
+        // The worker's threads start with its first job: a snapshot.
+        let port = try #require(server.port)
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/api/snapshot")))
+        request.setValue("Bearer \(try #require(server.token))", forHTTPHeaderField: "Authorization")
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let nice = try Self.serviceThreads(named: "keyscope-work").filter { before[$0.key] == nil }.map(\.value)
+        #expect(nice.count >= ServerCore.workerThreads, "\(nice)")
         #expect(nice.allSatisfy { $0 == 10 }, "\(nice)")
     }
 

@@ -6,6 +6,8 @@
     python hostile.py half-open PORT TOKEN COUNT           COUNT connections that send part of a request line and wait
     python hostile.py fragments PORT TOKEN COUNT           one message in COUNT 1-byte fragments, then its reply
     python hostile.py abrupt PORT TOKEN COUNT              COUNT upgrades a second, each reset (RST) after hello
+    python hostile.py wide PORT TOKEN COUNT                merges of COUNT members, one after another, over a
+                                                           WebSocket and over HTTP at once
 
 Each prints one JSON line of counts on stdout when it ends (SIGTERM ends the endless ones). The upgrade request
 and the frames are those of Tests/e2e/support.py's raw client.
@@ -19,6 +21,7 @@ import signal
 import socket
 import struct
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -34,6 +37,8 @@ from support import (  # noqa: E402
     RawWebSocket,
     frame_bytes,
     handshake_bytes,
+    http,
+    ws_connect,
 )
 
 stopping = False
@@ -227,6 +232,65 @@ def abrupt(port: int, token: str, per_second: int) -> dict:
     return {"reset_connections": made, "failed": failed}
 
 
+def wide(port: int, token: str, members: int) -> dict:
+    """A WebSocket client and an HTTP client, each writing merges of MEMBERS members into a key of its own in
+    app/memory, the next as soon as the reply to the last is in, until SIGTERM. The members' values alternate between
+    two rounds, so that every merge changes them all (its log entry holds the old and the new values)."""
+    server = LoopbackAddress(port, token)
+    counts = {"members": members, "ws_writes": 0, "http_writes": 0, "refused": 0, "errors": []}
+
+    def bodies(key: str) -> list[str]:
+        return [
+            json.dumps({"type": "write", "store": "app/memory", "op": "merge", "path": key,
+                        "value": {f"m{index}": value for index in range(members)}})
+            for value in (0, 1)
+        ]
+
+    def over_websocket(ready: threading.Event) -> None:
+        requests = bodies("hostile_wide_ws")
+        with ws_connect(server) as ws:
+            ready.set()
+            sent = 0
+            while not stopping:
+                ws.send(requests[sent % 2].replace('"type"', f'"id": {sent}, "type"', 1))
+                while True:  # the stream's messages (large: they carry the merges) until the reply
+                    message = ws.recv(timeout=600)
+                    if '"type":"reply"' in message[:200] and json.loads(message).get("id") == sent:
+                        break
+                reply = json.loads(message)
+                counts["ws_writes" if reply["ok"] else "refused"] += 1
+                sent += 1
+
+    def over_http(ready: threading.Event) -> None:
+        requests = bodies("hostile_wide_http")
+        ready.set()
+        sent = 0
+        while not stopping:
+            response = http(server, "POST", "/api/request", body=requests[sent % 2],
+                            headers={"Content-Type": "application/json"}, timeout=600)
+            counts["http_writes" if response.status == 200 else "refused"] += 1
+            sent += 1
+
+    def run(body, ready: threading.Event) -> None:
+        try:
+            body(ready)
+        except Exception as error:  # noqa: BLE001 - reported in the counts, never hidden
+            counts["errors"].append(f"{body.__name__}: {type(error).__name__}: {error}"[:300])
+            ready.set()
+
+    readies = [threading.Event(), threading.Event()]
+    threads = [threading.Thread(target=run, args=(body, ready), daemon=True)
+               for body, ready in zip((over_websocket, over_http), readies)]
+    for thread in threads:
+        thread.start()
+    for ready in readies:
+        ready.wait(60)
+    print("ready", flush=True)
+    for thread in threads:
+        thread.join()
+    return counts
+
+
 def main() -> None:
     mode, port, token, count = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
     if mode == "never-read":
@@ -241,6 +305,8 @@ def main() -> None:
         result = fragments(port, token, count)
     elif mode == "abrupt":
         result = abrupt(port, token, count)
+    elif mode == "wide":
+        result = wide(port, token, count)
     else:
         raise SystemExit(f"unknown mode {mode}")
     print(json.dumps(result), flush=True)

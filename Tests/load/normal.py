@@ -67,6 +67,10 @@ class NormalClient:
                     self.stream.read(timeout=max(0.01, self.period - (time.monotonic() - began)))
                 except TimeoutError:
                     pass
+            # The stream's seqs are checked as it is read; what its messages held is dropped (a wide write's entry
+            # is megabytes).
+            self.stream.entries.clear()
+            self.stream.messages.clear()
 
     def worst(self) -> dict[str, float]:
         return {name: max(values) if values else float("nan") for name, values in self.times.items()}

@@ -23,6 +23,14 @@ extension KeyValueStore {
         return state.withLock { $0.subscriptions.entries.values.map(\.info) }.sorted { $0.id < $1.id }
     }
 
+    /// ``subscriptions``, or `nil` at once while another thread holds the store's lock (a long write, say): for a
+    /// reader that must not wait, such as the inspector's service thread.
+    public var subscriptionsIfAvailable: [SubscriptionInfo]? {
+        guard notReentrant("reading subscriptions") else { return [] }
+        let infos = state.withLockIfAvailable { $0.subscriptions.entries.values.map(\.info) }
+        return infos?.sorted { $0.id < $1.id }
+    }
+
     /// Registers a subscription and queues its first (current) values; ``deliverPending()`` sends them.
     func addSubscription(keyPaths: [StoreKeyPath], label: String?, sink: any SubscriptionSink)
         -> SubscriptionEntry?

@@ -10,9 +10,10 @@ public import KeyscopeProtocol
 /// ```
 /// A feature declares its HTTP routes (``FeatureRoute``: method, path, body, whether it writes) and its request
 /// types (``FeatureRequest``); the server derives routing, 404, 405 with `Allow`, HEAD, the token check and the
-/// read-only refusal from them. Handlers run on the server's service thread: keep them short, and reach the stores
-/// only through the hub's validated write path (``InspectorHub/apply(_:to:transaction:)`` and its kin), so that every
-/// change a client asks for is in the log like any other.
+/// read-only refusal from them. Handlers run on the server's worker threads (a client's requests one at a time and in
+/// order, two clients' requests possibly at once), never on its service thread; reach the stores only through the
+/// hub's validated write path (``InspectorHub/apply(_:to:transaction:)`` and its kin), so that every change a client
+/// asks for is in the log like any other.
 public protocol InspectorFeature: AnyObject, Sendable {
     /// A short lowercase name (`tunables`), for logs and the list of features.
     var name: String { get }
