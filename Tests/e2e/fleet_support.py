@@ -40,11 +40,11 @@ def wait_live(dashboard: KeyscopeServer, *ids: str, timeout: float = 15) -> dict
 
 
 @contextlib.contextmanager
-def running_fleet(redis, *instances: tuple[str, ...]):
-    """Instances (each `(id, *extra serve args)`) and a fleet dashboard on `redis`, every instance live on it;
-    yields the instances' servers and the dashboard, and stops them all."""
-    servers = [start_instance(redis, name, *extra) for name, *extra in instances]
-    dashboard = start_fleet(redis)
+def running_fleet(redis, *instances: tuple[str, ...], rate: int = 20, dashboard_args: tuple[str, ...] = ()):
+    """Instances (each `(id, *extra serve args)`, at `rate` changes/s) and a fleet dashboard (with `dashboard_args`) on
+    `redis`, every instance live on it; yields the instances' servers and the dashboard, and stops them all."""
+    servers = [start_instance(redis, name, *extra, rate=rate) for name, *extra in instances]
+    dashboard = start_fleet(redis, *dashboard_args)
     try:
         wait_live(dashboard, *(name for name, *_ in instances))
         yield (*servers, dashboard)

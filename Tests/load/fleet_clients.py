@@ -73,17 +73,9 @@ class FleetClient:
         self.instances_seen.add(instance)
 
     def entry(self, instance: str, entry: dict, now: float) -> None:
-        seq = entry["seq"]
-        expected = self.next_seq.get(instance)
-        if expected is not None and seq != expected:
-            what = "repeated" if seq < expected else "missing"
-            self.violation(f"{instance}: {what} seq {seq} where {expected} was due")
-        self.next_seq[instance] = seq + 1
-        self.entries += 1
-        self.instances_seen.add(instance)
-        # Every 10th entry is enough for the percentiles, and keeps the client's own CPU down.
-        if seq % 10 == 0:
-            self.lags.append(now - logged_at(entry))
+        """An entry of a `changes` frame that was parsed whole (one scan_changes could not read)."""
+        self.follow(instance, entry["seq"])
+        self.lags.append(now - logged_at(entry))
 
     def handle(self, text: str, single: str | None) -> None:
         now = time.time()
