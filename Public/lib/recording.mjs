@@ -7,27 +7,13 @@
 //   while (!indexer.done) indexer.step(10_000);   // throws RecordingError: line number and reason
 //   const recording = indexer.result();
 
-import { ChangeLineReader } from "./change-line.mjs";
+import { ChangeBytes } from "./change-bytes.mjs";
 import { maxMessageDepth, parseJSON } from "./json-reader.mjs";
-import { stringifyValue } from "./json-writer.mjs";
-import { LineTexts } from "./line-texts.mjs";
-import { isStoreId, parseLogTime, readPatch, versionPattern } from "./log-line.mjs";
-import { MirrorError, PathCache, applyPatch, describe } from "./mirror.mjs";
-import { decodeSubscriptions, isInteger, storeEvents } from "./protocol.mjs";
-import { SnapshotText } from "./snapshot-text.mjs";
+import { PathCache } from "./mirror.mjs";
+import { RecordingError, readEvent, readHeader, readSubscriptions } from "./recording-lines.mjs";
+import { PatchError, RecordingState } from "./recording-state.mjs";
 
-/** A line that breaks the log format's rules; `line` counts from 1, the header is line 1. */
-export class RecordingError extends Error {
-  /**
-   * @param {number} line
-   * @param {string} reason
-   */
-  constructor(line, reason) {
-    super(`line ${line}: ${reason}`);
-    this.line = line;
-    this.reason = reason;
-  }
-}
+export { RecordingError };
 
 /** A snapshot is kept at least every this many events… */
 export const defaultCheckpointEvery = 2000;
@@ -39,19 +25,6 @@ export const defaultCheckpointBudget = 48 * 1024 * 1024;
  * the subscription list in force then (an index into `subscriptionLists`, -1 for none).
  * @typedef {{seq: number, stores: string, subscriptions: number}} Checkpoint
  */
-
-const uuidPattern = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
-
-/** Reads the recorder's `subscriptions` member (docs/recording.md); null when it is absent or not a list. */
-function readSubscriptions(value) {
-  if (!Array.isArray(value)) return null;
-  try {
-    decodeSubscriptions(value);
-  } catch {
-    return null; // an extra member a reader may ignore
-  }
-  return stringifyValue(value);
-}
 
 /** A recording read whole: the bytes, the header, and the index that time travel seeks with. */
 export class Recording {
@@ -138,12 +111,17 @@ export function lastAtOrBefore(count, key, value) {
 /**
  * Reads a recording a slice at a time (so a worker can report progress between slices): checks every rule of
  * docs/recording.md, applies every event to the stores' state, and builds the index.
+ *
+ * A change line of the common shape is read where it lies in the bytes (change-bytes.mjs), its values left raw;
+ * the header, store events, lines of other shapes and every bad line are decoded and read the general way
+ * (recording-lines.mjs), which gives every error. Both apply their patches to the same state
+ * (recording-state.mjs).
  */
 export class RecordingIndexer {
   /**
    * @param {Uint8Array} bytes the whole file
    * @param {{checkpointEvery?: number, checkpointBudget?: number, fastLines?: boolean}} [options] `fastLines`
-   *   false reads every line in full (tests compare both ways)
+   *   false reads every line the general way (tests compare both ways)
    */
   constructor(bytes, { checkpointEvery = defaultCheckpointEvery, checkpointBudget = defaultCheckpointBudget, fastLines = true } = {}) {
     this.bytes = bytes;
@@ -154,13 +132,12 @@ export class RecordingIndexer {
     this.checkpointChars = 0;
     /** @type {Checkpoint[]} */
     this.checkpoints = [];
-    this.texts = new LineTexts(bytes);
+    this.decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
     this.paths = new PathCache();
-    this.changeLines = fastLines ? new ChangeLineReader(this.paths) : null;
-    this.snapshotTexts = new SnapshotText();
-    /** @type {Map<string, {id: string, version: string, root: Map<string, any>}>} */
-    this.state = new Map();
+    this.changeLines = fastLines ? new ChangeBytes() : null;
+    this.state = new RecordingState();
     this.storeIds = new Set();
+    this.lastStoreId = "";
     const guess = Math.max(1024, Math.ceil(bytes.length / 120));
     this.offsets = new Float64Array(guess);
     this.times = new Float64Array(guess);
@@ -211,22 +188,21 @@ export class RecordingIndexer {
         this.finish();
         break;
       }
-      const end = bytes.indexOf(10, this.pos);
+      const start = this.pos;
+      if (this.line > 0 && this.readChange(start)) continue;
+      const end = bytes.indexOf(10, start);
       if (end < 0) {
         // A last line without its "\n" is a torn tail, even if it parses.
         if (this.line === 0) throw new RecordingError(1, "the header line is incomplete (no final newline)");
-        this.tornBytes = bytes.length - this.pos;
+        this.tornBytes = bytes.length - start;
         this.pos = bytes.length;
         this.finish();
         break;
       }
-      const start = this.pos;
       this.line++;
       this.pos = end + 1;
-      const text = this.texts.text(start, end);
-      if (text === null) throw new RecordingError(this.line, "the line is not valid UTF-8");
-      if (this.line === 1) this.readHeader(text);
-      else this.readEvent(text, start);
+      if (this.line === 1) this.readHeader(this.text(start, end));
+      else this.readEventInFull(start, end);
     }
   }
 
@@ -255,98 +231,85 @@ export class RecordingIndexer {
     });
   }
 
-  parseLine(text) {
-    if (text === "" || text === "\r") throw new RecordingError(this.line, "a blank line (every line is one JSON object)");
-    let value;
+  /** The text of the line at bytes start..<end, decoded alone (the general way), or an error when it is not UTF-8. */
+  text(start, end) {
     try {
-      value = parseJSON(text, maxMessageDepth);
-    } catch (error) {
-      throw new RecordingError(this.line, `invalid JSON: ${error.message}`);
+      return this.decoder.decode(this.bytes.subarray(start, end));
+    } catch {
+      throw new RecordingError(this.line, "the line is not valid UTF-8");
     }
-    if (!(value instanceof Map)) throw new RecordingError(this.line, "a line must be a JSON object");
-    return value;
   }
 
   readHeader(text) {
-    const fail = (reason) => new RecordingError(1, reason);
-    const header = this.parseLine(text);
-    if (typeof header.get("format") !== "string") throw fail('the header needs "format": "keyscope-log"');
-    if (header.get("format") !== "keyscope-log") throw fail(`"format" is "${header.get("format")}", not "keyscope-log"`);
-    const version = header.get("version");
-    if (!isInteger(version)) throw fail('the header needs "version" as the integer 1');
-    if (version !== 1) throw fail(`unknown log format version ${version} (this reader knows version 1)`);
-    const createdAt = header.get("createdAt");
-    if (typeof createdAt !== "string") throw fail('the header needs "createdAt" as an RFC 3339 time string');
-    try {
-      this.times[0] = parseLogTime(createdAt);
-    } catch (error) {
-      throw fail(`"createdAt": ${error.message}`);
-    }
-    const source = readSource(header.get("source"), fail);
-    const stores = header.get("stores");
-    if (!Array.isArray(stores)) throw fail('the header needs "stores" as an array');
-    stores.forEach((store, i) => {
-      if (!(store instanceof Map)) throw fail(`stores[${i}] must be an object`);
-      const id = store.get("id");
-      if (typeof id !== "string" || !isStoreId(id)) throw fail(`stores[${i}] needs "id" as a store id (<scope>/<storage>)`);
-      const storeVersion = store.get("version");
-      if (typeof storeVersion !== "string" || !versionPattern.test(storeVersion)) throw fail(`store ${id} needs "version" as a major.minor.patch string`);
-      const root = store.get("root");
-      if (root === undefined) throw fail(`store ${id} needs "root"`);
-      if (!(root instanceof Map)) throw fail(`the root of store ${id} must be an object`);
-      if (this.state.has(id)) throw fail(`store ${id} is listed twice in "stores"`);
-      this.state.set(id, { id, version: storeVersion, root });
-      this.storeIds.add(id);
-    });
-    const recorder = header.get("recorder");
-    this.header = {
-      createdAt,
-      source,
-      stores: [...this.state.keys()],
-      recorder: recorder instanceof Map && typeof recorder.get("version") === "string" ? recorder.get("version") : null,
-    };
-    const list = readSubscriptions(header.get("subscriptions"));
-    if (list !== null) {
-      this.subscriptionLists.push(list);
+    const header = readHeader(text);
+    this.state.stores = header.stores;
+    for (const id of header.stores.keys()) this.storeIds.add(id);
+    this.times[0] = header.micros;
+    this.header = { createdAt: header.createdAt, source: header.source, stores: [...header.stores.keys()], recorder: header.recorder };
+    if (header.subscriptions !== null) {
+      this.subscriptionLists.push(header.subscriptions);
       this.subscriptionSeqs.push(0);
     }
     this.offsets[1] = this.pos;
     this.checkpoint(0);
   }
 
-  /** One event line: a change of the common shape read in one pass (change-line.mjs), any other line in full. */
-  readEvent(text, start) {
-    const seq = this.line - 1;
-    const change = this.changeLines?.read(text) ?? null;
-    const store = change === null || change.seq !== seq ? undefined : this.state.get(change.id);
-    if (store === undefined) return this.readEventInFull(text, start);
-    this.applyPatches(store, change.patches, null);
-    this.storeIds.add(change.id);
-    this.indexEvent(seq, start, change.micros, readSubscriptions(change.subscriptions));
+  /**
+   * Reads the next line when it is a change of the common shape, from its bytes (change-bytes.mjs), and applies
+   * it; false when the line is for the general way (nothing is read then).
+   * @param {number} start where the line starts
+   */
+  readChange(start) {
+    const lines = this.changeLines;
+    if (lines === null) return false;
+    const seq = this.line;
+    const end = lines.read(this.bytes, start, seq);
+    const store = end < 0 ? undefined : this.state.stores.get(lines.store);
+    if (store === undefined) return false;
+    this.line++;
+    this.pos = end + 1;
+    this.applyPatches(store, lines.patches, lines.patchCount);
+    this.noteStore(lines.store);
+    const list = lines.subscriptionsStart < 0 ? null : this.subscriptionsIn(lines.subscriptionsStart, lines.subscriptionsEnd);
+    this.indexEvent(seq, start, lines.micros, list);
+    return true;
   }
 
-  readEventInFull(text, start) {
+  readEventInFull(start, end) {
     const seq = this.line - 1;
-    const fail = (reason) => new RecordingError(this.line, reason);
-    const line = this.parseLine(text);
-    const seqValue = line.get("seq");
-    if (!isInteger(seqValue) || seqValue < 1) throw fail('"seq" must be an integer of at least 1');
-    if (seqValue !== seq) throw fail(`"seq" is ${seqValue}, expected ${seq} (seq starts at 1 and rises by exactly 1 per line)`);
-    const time = line.get("time");
-    if (typeof time !== "string") throw fail('"time" must be a string');
-    let micros;
-    try {
-      micros = parseLogTime(time);
-    } catch (error) {
-      throw fail(`"time": ${error.message}`);
+    const event = readEvent(this.text(start, end), this.line, this.paths);
+    const { id } = event;
+    const stores = this.state.stores;
+    if (event.event === "registered") {
+      // Registered again: it moves to the end of the snapshots' list (the mirror's Map.set keeps its place; the
+      // Stores panel sorts stores by id, so both show the same).
+      stores.delete(id);
+      stores.set(id, { id, version: event.version, root: event.root });
+    } else {
+      const store = stores.get(id);
+      if (!store) throw new RecordingError(this.line, event.event ? `a ${event.event} event for store ${id}, which is not in the state` : `a change to store ${id}, which is not in the state`);
+      if (event.event === "reset") {
+        store.version = event.version;
+        store.root = new Map();
+      } else if (event.event === "removed") {
+        stores.delete(id);
+      } else {
+        this.applyPatches(store, event.patches, event.patches.length);
+      }
     }
-    const id = line.get("store");
-    if (typeof id !== "string") throw fail('"store" must be a string');
-    if (!isStoreId(id)) throw fail(`"store" is not a store id (<scope>/<storage>): "${id}"`);
-    if (line.has("event")) this.applyStoreEvent(line, id, fail);
-    else this.applyChange(line, id, fail);
+    this.noteStore(id);
+    this.indexEvent(seq, start, event.micros, event.subscriptions);
+  }
+
+  noteStore(id) {
+    if (id === this.lastStoreId) return;
     this.storeIds.add(id);
-    this.indexEvent(seq, start, micros, readSubscriptions(line.get("subscriptions")));
+    this.lastStoreId = id;
+  }
+
+  /** The subscription list whose JSON is at bytes start..<end (checked already), as readSubscriptions reads it. */
+  subscriptionsIn(start, end) {
+    return readSubscriptions(parseJSON(this.text(start, end), maxMessageDepth));
   }
 
   /** Notes where event `seq` is and when it happened, a subscription list it carries, and a snapshot when due. */
@@ -365,75 +328,25 @@ export class RecordingIndexer {
     if (seq % this.checkpointEvery === 0) this.checkpoint(seq);
   }
 
-  applyStoreEvent(line, id, fail) {
-    const event = line.get("event");
-    if (!storeEvents.has(event)) throw fail(`unknown store event ${describe(event)} (registered, reset or removed)`);
-    let version;
-    if (event !== "removed") {
-      version = line.get("version");
-      if (typeof version !== "string" || !versionPattern.test(version)) throw fail(`a ${event} event needs "version" as a major.minor.patch string`);
-    }
-    if (event === "registered") {
-      const root = line.get("root");
-      if (!(root instanceof Map)) throw fail('a registered event needs "root" as an object');
-      // Registered again: it moves to the end of the snapshots' list (the mirror's Map.set keeps its place; the
-      // Stores panel sorts stores by id, so both show the same).
-      this.state.delete(id);
-      this.state.set(id, { id, version, root });
-      return;
-    }
-    const store = this.state.get(id);
-    if (!store) throw fail(`a ${event} event for store ${id}, which is not in the state`);
-    if (event === "reset") {
-      store.version = version;
-      store.root = new Map();
-    } else {
-      this.state.delete(id);
-    }
-  }
-
-  applyChange(line, id, fail) {
-    const txn = line.get("txn");
-    if (txn !== undefined && txn !== null && (typeof txn !== "string" || !uuidPattern.test(txn))) throw fail('"txn" must be a UUID string or null');
-    const patches = line.get("patches");
-    if (!Array.isArray(patches)) throw fail('a change needs "patches" as an array (or an "event" key for a store event)');
-    const read = patches.map((value, i) => {
-      try {
-        return readPatch(value, i, this.paths);
-      } catch (error) {
-        throw fail(error.message);
-      }
-    });
-    const store = this.state.get(id);
-    if (!store) throw fail(`a change to store ${id}, which is not in the state`);
-    this.applyPatches(store, read, fail);
-  }
-
   /**
-   * Applies a change's patches to its store, each checked against the state (`old` included).
-   * @param {((reason: string) => RecordingError)|null} fail the error for a reason (null: on the line being read)
+   * Applies a change's patches to its store in order, each checked against the state (`old` included).
+   * @param {import("./recording-state.mjs").StatePatch[]} patches the first `count` are the change's
    */
-  applyPatches(store, patches, fail) {
-    patches.forEach(({ patch, segments }, i) => {
-      // The text kept for the snapshots is stale wherever the patch writes: its parent, or (merge) its target.
-      this.snapshotTexts.changed(store.root, segments, patch.op === "merge" ? segments.length : segments.length - 1);
+  applyPatches(store, patches, count) {
+    for (let i = 0; i < count; i++) {
+      const patch = patches[i];
       try {
-        store.root = applyPatch(store.root, patch, segments, true);
+        this.state.apply(store, patch);
       } catch (error) {
-        if (!(error instanceof MirrorError)) throw error;
-        const reason = `patch ${i + 1} (${patch.op} "${patch.path}") does not apply: ${error.reason}`;
-        throw fail ? fail(reason) : new RecordingError(this.line, reason);
+        if (!(error instanceof PatchError)) throw error;
+        throw new RecordingError(this.line, `patch ${i + 1} (${patch.op} "${patch.path}") does not apply: ${error.message}`);
       }
-    });
+    }
   }
 
   /** Keeps the state after `seq` as snapshot text, thinning the snapshots when they pass their budget. */
   checkpoint(seq) {
-    const parts = [];
-    for (const store of this.state.values()) {
-      parts.push(`{"id":${JSON.stringify(store.id)},"version":${JSON.stringify(store.version)},"root":${this.snapshotTexts.text(store.root)}}`);
-    }
-    const stores = `[${parts.join(",")}]`;
+    const stores = this.state.snapshotText();
     this.checkpoints.push({ seq, stores, subscriptions: this.subscriptionLists.length - 1 });
     this.checkpointChars += stores.length;
     while (this.checkpointChars > this.checkpointBudget && this.checkpoints.length > 1) {
@@ -442,22 +355,6 @@ export class RecordingIndexer {
       this.checkpointChars = this.checkpoints.reduce((sum, c) => sum + c.stores.length, 0);
     }
   }
-}
-
-function readSource(value, fail) {
-  if (value === undefined) return null;
-  if (!(value instanceof Map)) throw fail('"source" must be an object');
-  const source = {};
-  for (const key of ["name", "host"]) {
-    if (!value.has(key)) continue;
-    if (typeof value.get(key) !== "string") throw fail(`"source.${key}" must be a string`);
-    source[key] = value.get(key);
-  }
-  if (value.has("pid")) {
-    if (!isInteger(value.get("pid"))) throw fail('"source.pid" must be an integer');
-    source.pid = value.get("pid");
-  }
-  return source;
 }
 
 /** A copy of `array` with room for `length` elements. */

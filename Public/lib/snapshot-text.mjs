@@ -29,26 +29,6 @@ export class SnapshotText {
   }
 
   /**
-   * Forgets the text of `root` and of the containers at the first `count` segments below it (as far as they are
-   * there): call it before a patch changes the container at that depth.
-   * @param {any} root
-   * @param {import("./keypath.mjs").Segment[]} segments
-   * @param {number} count
-   */
-  changed(root, segments, count) {
-    let value = root;
-    this.cache.delete(value);
-    for (let i = 0; i < count; i++) {
-      const segment = segments[i];
-      if (value instanceof Map) value = value.get(segment);
-      else if (Array.isArray(value) && typeof segment === "number") value = value[segment];
-      else return;
-      if (!(value instanceof Map) && !Array.isArray(value)) return;
-      this.cache.delete(value);
-    }
-  }
-
-  /**
    * Forgets the text of one container (call it before it changes); anything else is ignored.
    * @param {any} value
    */
