@@ -6,8 +6,13 @@
 //
 //   const paths = new ByteStrings((text) => parseKeyPath(text));
 //   const entry = paths.get(bytes, start, end);   // {text, data}, `data` from the function, the first time only
+//   const plain = paths.quoted(bytes, pos);       // the same for a JSON string at `pos`, in one pass; null: not plain
 
 const decoder = new TextDecoder();
+
+/** 1 for the bytes a plain string is made of: printable ASCII but `"` and `\`. */
+const plainByte = new Uint8Array(256);
+for (let c = 0x20; c < 0x7f; c++) plainByte[c] = c === 0x22 || c === 0x5c ? 0 : 1;
 
 /** Entries kept at most; past it the table starts again (a recording with that many distinct strings is rare). */
 const limit = 1 << 16;
@@ -26,6 +31,26 @@ export class ByteStrings {
     this.entries = [];
     /** Open addressing: each slot holds an index into `entries` plus one, 0 when empty; twice `limit` slots. */
     this.slots = new Int32Array(2 * limit);
+    /** Where the last string `quoted` found ends (after its closing quote). */
+    this.end = 0;
+  }
+
+  /**
+   * The entry of the JSON string whose opening quote is at `pos`, when it is plain (printable ASCII, no escape),
+   * hashed as it is read; `end` is then set past its closing quote. Null for any other string: the caller checks
+   * it and uses `get`.
+   * @param {Uint8Array} bytes
+   * @param {number} pos
+   * @returns {Entry<T>|null}
+   */
+  quoted(bytes, pos) {
+    const start = pos + 1;
+    let end = start;
+    let hash = 0;
+    for (let c = bytes[end]; plainByte[c] === 1; c = bytes[++end]) hash = (Math.imul(hash, 31) + c) | 0;
+    if (bytes[end] !== 0x22) return null;
+    this.end = end + 1;
+    return this.find(bytes, start, end, (Math.imul(end - start, 0x9e3779b1) ^ hash) | 0);
   }
 
   /**
@@ -36,9 +61,14 @@ export class ByteStrings {
    * @returns {Entry<T>}
    */
   get(bytes, start, end) {
-    const length = end - start;
-    let hash = length;
+    let hash = 0;
     for (let i = start; i < end; i++) hash = (Math.imul(hash, 31) + bytes[i]) | 0;
+    return this.find(bytes, start, end, (Math.imul(end - start, 0x9e3779b1) ^ hash) | 0);
+  }
+
+  /** The entry of bytes start..<end, whose hash is `hash`; made when there is none. */
+  find(bytes, start, end, hash) {
+    const length = end - start;
     const { slots, entries } = this;
     const mask = slots.length - 1;
     let slot = hash & mask;
@@ -55,7 +85,7 @@ export class ByteStrings {
     if (entries.length >= limit) {
       entries.length = 0;
       slots.fill(0);
-      return this.get(bytes, start, end);
+      return this.find(bytes, start, end, hash);
     }
     const text = decoder.decode(bytes.subarray(start, end));
     const entry = { text, data: this.make(text), bytes: bytes.slice(start, end), hash };

@@ -25,37 +25,30 @@ const OP = 1, PATH = 2, OLD = 4, NEW = 8;
 const required = SEQ | TIME | STORE | PATCHES;
 
 const ascii = (text) => Uint8Array.from(text, (c) => c.charCodeAt(0));
-const [seqName, txnName, timeName, storeName, eventName, patchesName, subscriptionsName] =
-  ["seq", "txn", "time", "store", "event", "patches", "subscriptions"].map(ascii);
-const [opName, oldName, newName, pathName] = ["op", "old", "new", "path"].map(ascii);
+
+/**
+ * Names the reader knows, by their first byte, so that a key is recognized by its bytes in one pass (its quotes
+ * included): for each byte, [name, bit, name, bit, …].
+ */
+function nameTable(names) {
+  const table = Array.from({ length: 128 }, () => []);
+  for (const [name, bit] of names) table[name.charCodeAt(0)].push(ascii(`${name}"`), bit);
+  return table;
+}
+const lineNames = nameTable([["seq", SEQ], ["txn", TXN], ["time", TIME], ["store", STORE], ["event", EVENT], ["patches", PATCHES], ["subscriptions", SUBSCRIPTIONS]]);
+const patchNames = nameTable([["op", OP], ["old", OLD], ["new", NEW], ["path", PATH]]);
 const [setName, mergeName, insertName, removeName] = ["set", "merge", "insert", "remove"].map(ascii);
+
+// A UUID, byte by byte: what each of its 36 characters is (1: a hex digit, 2: "-"), and what each byte is.
+const uuidShape = Uint8Array.from({ length: 36 }, (_, i) => (i === 8 || i === 13 || i === 18 || i === 23 ? 2 : 1));
+const uuidByte = new Uint8Array(256);
+for (const c of "0123456789abcdefABCDEF") uuidByte[c.charCodeAt(0)] = 1;
+uuidByte[0x2d] = 2;
 
 /** Whether the bytes at `start` are `name` (the caller knows the lengths are the same). */
 function is(bytes, start, name) {
   for (let i = 0; i < name.length; i++) if (bytes[start + i] !== name[i]) return false;
   return true;
-}
-
-/** The bit of a line's key at bytes start..<end, 0 for a key the reader does not know. */
-function lineBit(bytes, start, end) {
-  switch (end - start) {
-    case 3: return is(bytes, start, seqName) ? SEQ : is(bytes, start, txnName) ? TXN : 0;
-    case 4: return is(bytes, start, timeName) ? TIME : 0;
-    case 5: return is(bytes, start, storeName) ? STORE : is(bytes, start, eventName) ? EVENT : 0;
-    case 7: return is(bytes, start, patchesName) ? PATCHES : 0;
-    case 13: return is(bytes, start, subscriptionsName) ? SUBSCRIPTIONS : 0;
-    default: return 0;
-  }
-}
-
-/** The bit of a patch's key at bytes start..<end, 0 for any other key. */
-function patchBit(bytes, start, end) {
-  switch (end - start) {
-    case 2: return is(bytes, start, opName) ? OP : 0;
-    case 3: return is(bytes, start, oldName) ? OLD : is(bytes, start, newName) ? NEW : 0;
-    case 4: return is(bytes, start, pathName) ? PATH : 0;
-    default: return 0;
-  }
 }
 
 /** The op at bytes start..<end (inside its quotes), null for anything else. */
@@ -101,6 +94,8 @@ export class ChangeBytes {
       }
     });
     this.storeIds = new ByteStrings((text) => isStoreId(text));
+    /** Where the last string `string` found ends. */
+    this.end = 0;
     /** The last whole second of a `time` read, as its bytes (`YYYY-MM-DDTHH:MM:SS`), and its microseconds. */
     this.second = new Uint8Array(19);
     this.secondMicros = NaN;
@@ -136,13 +131,10 @@ export class ChangeBytes {
     pos = scan.space(pos + 1);
     let seen = 0;
     for (;;) {
-      if (bytes[pos] !== 0x22) return -1;
-      const keyEnd = scan.string(pos);
-      if (keyEnd < 0 || scan.escaped) return -1;
-      let bit = lineBit(bytes, pos + 1, keyEnd - 1);
+      let bit = this.key(bytes, pos, lineNames);
       // Store events are the general way's; so is any `$` key (one `$` is dropped: "$seq" is a second "seq").
-      if (bit === EVENT || (bit === 0 && !this.other(bytes, pos + 1, keyEnd - 1))) return -1;
-      pos = scan.space(keyEnd);
+      if (bit < 0 || bit === EVENT || (bit === 0 && !this.other(bytes, pos + 1, this.end - 1))) return -1;
+      pos = scan.space(this.end);
       if (bytes[pos] !== 0x3a) return -1;
       pos = scan.space(pos + 1);
       const valueStart = pos;
@@ -173,6 +165,26 @@ export class ChangeBytes {
     // The scanner never steps over a "\n": the first one after the object ends the line.
     const end = scan.space(pos + 1);
     return bytes[end] === 0x0a && (seen & required) === required ? end : -1;
+  }
+
+  /**
+   * The key at `pos`: the bit of a name in `names` (recognized by its bytes, quotes included), 0 for another key
+   * (checked as a string), -1 when there is no key there or it has an escape; `end` is set past it.
+   */
+  key(bytes, pos, names) {
+    if (bytes[pos] !== 0x22) return -1;
+    const candidates = names[bytes[pos + 1]];
+    if (candidates !== undefined) {
+      for (let i = 0; i < candidates.length; i += 2) {
+        const name = candidates[i];
+        if (is(bytes, pos + 1, name)) {
+          this.end = pos + 1 + name.length;
+          return candidates[i + 1];
+        }
+      }
+    }
+    this.end = this.scan.string(pos);
+    return this.end < 0 || this.scan.escaped ? -1 : 0;
   }
 
   /** Notes a key the reader does not know; false when it starts with `$` or is there already. */
@@ -219,27 +231,34 @@ export class ChangeBytes {
 
   /** A `store`: a store id, in `store`; the end, or -1. */
   storeId(bytes, pos) {
-    if (bytes[pos] !== 0x22) return -1;
-    const end = this.scan.string(pos);
-    if (end < 0 || this.scan.escaped) return -1;
-    const entry = this.storeIds.get(bytes, pos + 1, end - 1);
-    if (!entry.data) return -1;
+    const entry = this.string(bytes, pos, this.storeIds);
+    if (entry === null || !entry.data) return -1;
     this.store = entry.text;
-    return end;
+    return this.end;
+  }
+
+  /**
+   * The entry in `strings` of the JSON string at `pos` (found in one pass when it is plain, else checked first),
+   * with `end` past it; null when there is no string there or it has an escape.
+   * @template T
+   * @param {ByteStrings<T>} strings
+   */
+  string(bytes, pos, strings) {
+    if (bytes[pos] !== 0x22) return null;
+    const plain = strings.quoted(bytes, pos);
+    if (plain !== null) {
+      this.end = strings.end;
+      return plain;
+    }
+    this.end = this.scan.string(pos);
+    return this.end < 0 || this.scan.escaped ? null : strings.get(bytes, pos + 1, this.end - 1);
   }
 
   /** A `txn`: null, or a UUID string in either case; the end, or -1. */
   txn(bytes, pos) {
     if (bytes[pos] === 0x6e) return this.scan.word(pos, 0x75, 0x6c, 0x6c, Kind.null);
     if (bytes[pos] !== 0x22 || bytes[pos + 37] !== 0x22) return -1;
-    for (let i = 0; i < 36; i++) {
-      const c = bytes[pos + 1 + i];
-      if (i === 8 || i === 13 || i === 18 || i === 23) {
-        if (c !== 0x2d) return -1;
-      } else if (!((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66))) {
-        return -1;
-      }
-    }
+    for (let i = 0; i < 36; i++) if (uuidByte[bytes[pos + 1 + i]] !== uuidShape[i]) return -1;
     return pos + 38;
   }
 
@@ -268,13 +287,10 @@ export class ChangeBytes {
     pos = scan.space(pos + 1);
     let seen = 0;
     for (;;) {
-      if (bytes[pos] !== 0x22) return -1;
-      const keyEnd = scan.string(pos);
-      if (keyEnd < 0 || scan.escaped) return -1;
-      const bit = patchBit(bytes, pos + 1, keyEnd - 1);
-      if (bit === 0 || (seen & bit) !== 0) return -1;
+      const bit = this.key(bytes, pos, patchNames);
+      if (bit <= 0 || (seen & bit) !== 0) return -1;
       seen |= bit;
-      pos = scan.space(keyEnd);
+      pos = scan.space(this.end);
       if (bytes[pos] !== 0x3a) return -1;
       pos = scan.space(pos + 1);
       const start = pos;
@@ -283,10 +299,9 @@ export class ChangeBytes {
         slot.op = pos < 0 ? null : opAt(bytes, start + 1, pos - 1);
         if (slot.op === null) return -1;
       } else if (bit === PATH) {
-        pos = bytes[pos] === 0x22 ? scan.string(pos) : -1;
-        if (pos < 0 || scan.escaped) return -1;
-        const entry = this.paths.get(bytes, start + 1, pos - 1);
-        if (entry.data === null) return -1;
+        const entry = this.string(bytes, pos, this.paths);
+        if (entry === null || entry.data === null) return -1;
+        pos = this.end;
         slot.path = entry.text;
         slot.segments = entry.data;
       } else {

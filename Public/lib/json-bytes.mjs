@@ -271,13 +271,14 @@ export class JSONBytes {
 }
 
 /**
- * Whether bytes a..<aEnd and b..<bEnd are the same.
- * @param {Uint8Array} bytes
+ * Whether `a[aStart..<aEnd]` and `b[bStart..<bEnd]` are the same bytes.
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
  */
-export function sameBytes(bytes, a, aEnd, b, bEnd) {
-  const length = aEnd - a;
-  if (bEnd - b !== length) return false;
-  for (let i = 0; i < length; i++) if (bytes[a + i] !== bytes[b + i]) return false;
+export function sameBytes(a, aStart, aEnd, b, bStart, bEnd) {
+  const length = aEnd - aStart;
+  if (bEnd - bStart !== length) return false;
+  for (let i = 0; i < length; i++) if (a[aStart + i] !== b[bStart + i]) return false;
   return true;
 }
 

@@ -19,7 +19,7 @@ const keys = new ByteStrings((text) => (text.charCodeAt(0) === 0x24 ? text.slice
 
 export class RawValue {
   /**
-   * @param {Uint8Array} bytes the file
+   * @param {Uint8Array} bytes the bytes it is in (a piece of the file)
    * @param {number} start where the value's text starts
    * @param {number} end one past its end
    * @param {number} kind its kind (json-bytes.mjs `Kind`)
@@ -73,8 +73,14 @@ export class RawValue {
     if (bytes[pos] === (array ? 0x5d : 0x7d)) return members;
     for (;;) {
       if (!array) {
-        const keyEnd = scan.string(pos);
-        members.push(keys.get(bytes, pos + 1, keyEnd - 1).data);
+        // The keys were checked (no escape) when the value was: a plain one is found in one pass.
+        let key = keys.quoted(bytes, pos);
+        let keyEnd = keys.end;
+        if (key === null) {
+          keyEnd = scan.string(pos);
+          key = keys.get(bytes, pos + 1, keyEnd - 1);
+        }
+        members.push(key.data);
         pos = scan.space(scan.space(keyEnd) + 1);
       }
       const start = pos;
@@ -138,8 +144,7 @@ export function isObject(value) {
 export function sameValue(current, old) {
   if (current === undefined || old === undefined) return current === old;
   if (current === old) return true;
-  if (current instanceof RawValue && old instanceof RawValue && current.bytes === old.bytes
-    && sameBytes(current.bytes, current.start, current.end, old.start, old.end)) return true;
+  if (current instanceof RawValue && old instanceof RawValue && sameBytes(current.bytes, current.start, current.end, old.bytes, old.start, old.end)) return true;
   const a = real(current);
   const b = real(old);
   // Two containers are compared member by member (a raw one opened a level at a time).

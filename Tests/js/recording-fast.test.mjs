@@ -10,7 +10,7 @@ import { maxMessageDepth, parseJSON } from "../../Public/lib/json-reader.mjs";
 import { stringifyValue } from "../../Public/lib/json-writer.mjs";
 import { parseLogTime } from "../../Public/lib/log-line.mjs";
 import { plain } from "../../Public/lib/raw-value.mjs";
-import { RecordingError, RecordingIndexer, readRecording } from "../../Public/lib/recording.mjs";
+import { RecordingError, RecordingIndexer, readRecording } from "../../Public/lib/recording-indexer.mjs";
 import { valuesEqual } from "../../Public/lib/values.mjs";
 import { changeLine, fileOf, headerLine, random, randomRecording, restyled } from "./recording-generator.mjs";
 
@@ -165,41 +165,43 @@ test("the fast path reads a change line as parsing it in full reads it, and most
   }
 });
 
-/** Reads `bytes` as a file that arrives in pieces of random sizes, stepping after each. */
-function arriving(bytes, seed) {
-  const r = random(seed);
-  const filled = new Uint8Array(bytes.length);
-  const indexer = new RecordingIndexer(filled);
-  indexer.received(0);
+/** What a read gives, the text of every event as the recording gives it back included; or the error. */
+function whole(read) {
   try {
-    for (let size = 0; size < bytes.length;) {
-      const next = Math.min(bytes.length, size + 1 + r.int(700));
-      filled.set(bytes.subarray(size, next), size);
-      size = next;
-      indexer.received(size);
-      while (indexer.ready) indexer.step(1 + r.int(5));
-    }
-    const read = indexer.result();
-    return { events: read.events, offsets: [...read.offsets], times: [...read.times], checkpoints: read.checkpoints, torn: read.tornBytes };
+    const r = read();
+    const lines = r.events > 0 ? r.linesText(1, r.events) : "";
+    return { events: r.events, offsets: [...r.offsets], times: [...r.times], checkpoints: r.checkpoints, torn: r.tornBytes, lines };
   } catch (error) {
+    assert.ok(error instanceof RecordingError, `not a RecordingError: ${error}`);
     return { line: error.line, reason: error.reason };
   }
 }
 
-test("a file read while it arrives is read as the whole file, torn tail and errors included", () => {
-  const { bytes } = randomRecording(31, 200);
-  const whole = (b) => {
-    try {
-      const read = readRecording(b);
-      return { events: read.events, offsets: [...read.offsets], times: [...read.times], checkpoints: read.checkpoints, torn: read.tornBytes };
-    } catch (error) {
-      return { line: error.line, reason: error.reason };
+/** Reads `bytes` as a file that arrives in pieces of random sizes (a few bytes to a few lines), stepping after each. */
+function arriving(bytes, seed) {
+  const r = random(seed);
+  const indexer = new RecordingIndexer({ size: bytes.length });
+  return whole(() => {
+    for (let size = 0; size < bytes.length;) {
+      const next = Math.min(bytes.length, size + 1 + r.int(r.chance(0.3) ? 8 : 700));
+      indexer.add(bytes.slice(size, next));
+      size = next;
+      while (indexer.ready) indexer.step(1 + r.int(5));
     }
-  };
+    indexer.end();
+    while (!indexer.done) indexer.step(1 + r.int(5));
+    return indexer.result();
+  });
+}
+
+test("a file read while it arrives, in pieces, is read as the whole file, torn tail and errors included", () => {
+  const { bytes } = randomRecording(31, 200);
   const torn = Uint8Array.from([...bytes, ...new TextEncoder().encode('{"patches":[],"se')]);
   const bad = Uint8Array.from(bytes);
   bad[Math.floor(bad.length / 2)] = 0x7b;
-  for (const [name, b] of [["whole", bytes], ["torn", torn], ["bad", bad]]) {
-    for (const seed of [1, 2, 3]) assert.deepEqual(arriving(b, seed), whole(b), `${name}, seed ${seed}`);
+  const utf8 = restyled(randomRecording(32, 100).bytes, 5);
+  for (const [name, b] of [["whole", bytes], ["torn", torn], ["bad", bad], ["restyled", utf8], ["header only", fileOf([header])], ["torn header", fileOf([], header)], ["empty", new Uint8Array(0)]]) {
+    for (const seed of [1, 2, 3]) assert.deepEqual(arriving(b, seed), whole(() => readRecording(b)), `${name}, seed ${seed}`);
   }
+  assert.equal(whole(() => readRecording(utf8)).lines, new TextDecoder().decode(utf8).split("\n").slice(1, -1).join("\n"));
 });

@@ -50,7 +50,7 @@ export function fileOf(lines, tail = "") {
 }
 
 const ids = ["app/memory", "scenario:checkout/memory", "app/userPrefs"];
-const words = ["alpha", "beta", "gamma", "delta", "eur", "usd", "x", "y"];
+const words = ["alpha", "beta", "gamma", "delta", "eur", "usd", "x", "y", "naïve", "日本", "😀"];
 
 function randomValue(r, depth = 0) {
   switch (r.int(depth > 1 ? 5 : 7)) {
