@@ -35,6 +35,8 @@ function memberOf(members, key) {
   return undefined;
 }
 
+const fail = (reason) => new PatchError(reason);
+
 const notOld = (what, current, old) => new PatchError(`${what} is ${describe(plain(current))}, the patch expected ${describe(plain(old))}`);
 
 export class RecordingState {
@@ -53,7 +55,6 @@ export class RecordingState {
   apply(store, patch) {
     const { op, segments } = patch;
     const value = patch.new;
-    const fail = (reason) => new PatchError(reason);
     this.texts.forget(store.root);
     if (segments.length === 0) {
       if (!isObject(value)) throw fail("the root can only be set or merged with an object");

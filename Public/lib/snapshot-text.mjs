@@ -10,6 +10,10 @@
 // false })` (compact, members in their order), except that a value still raw (raw-value.mjs) is pasted as the
 // file has it: the same value, in the writer's form.
 //
+// The text is kept on the container itself, under a symbol of this SnapshotText's own: a WeakMap, asked on every
+// container every patch passes through, cost a twentieth of reading a recording. The containers are the reader's
+// own (built from the file, never handed out), so nothing else sees the property.
+//
 //   const texts = new SnapshotText();
 //   texts.forget(container);   // before a patch changes it
 //   const text = texts.text(root);
@@ -22,8 +26,8 @@ const keyLimit = 10_000;
 
 export class SnapshotText {
   constructor() {
-    /** @type {WeakMap<object, string>} the text of each container (and Num, Color, Url), until it changes */
-    this.cache = new WeakMap();
+    /** The property under which a container (or a Num, Color, Url) keeps its text, until it changes. */
+    this.kept = Symbol("snapshot text");
     /** @type {Map<string, string>} the text of object keys */
     this.keys = new Map();
   }
@@ -33,7 +37,7 @@ export class SnapshotText {
    * @param {any} value
    */
   forget(value) {
-    if (typeof value === "object" && value !== null) this.cache.delete(value);
+    if (typeof value === "object" && value !== null && value[this.kept] !== undefined) value[this.kept] = undefined;
   }
 
   /**
@@ -44,7 +48,7 @@ export class SnapshotText {
   text(value) {
     if (typeof value !== "object" || value === null) return scalarJSON(value);
     if (value instanceof RawValue) return value.text();
-    let text = this.cache.get(value);
+    let text = value[this.kept];
     if (text !== undefined) return text;
     if (Array.isArray(value)) {
       const parts = [];
@@ -57,7 +61,7 @@ export class SnapshotText {
     } else {
       text = scalarJSON(value);
     }
-    this.cache.set(value, text);
+    value[this.kept] = text;
     return text;
   }
 
