@@ -15,6 +15,7 @@ const decoder = new TextDecoder();
 
 /** The scanner that opens raw values, and their object keys (without the `$`-escape) known by their bytes. */
 const scan = new JSONBytes();
+const noBytes = new Uint8Array(0);
 const keys = new ByteStrings((text) => (text.charCodeAt(0) === 0x24 ? text.slice(1) : text));
 
 export class RawValue {
@@ -65,6 +66,12 @@ export class RawValue {
    * @returns {any[]}
    */
   members() {
+    const members = this.scanMembers();
+    scan.bytes = noBytes; // the module's scanner keeps no piece of a file alive
+    return members;
+  }
+
+  scanMembers() {
     const { bytes } = this;
     scan.bytes = bytes;
     const array = this.kind === Kind.array;
