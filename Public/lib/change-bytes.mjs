@@ -1,5 +1,5 @@
 // A change line of a recording (docs/recording.md) read where it lies, in the file's UTF-8 bytes: the fast path of
-// the recording reader (recording.mjs), which reads every other line, and every bad one, the general way.
+// the recording reader (recording-indexer.mjs), which reads every other line, and every bad one, the general way.
 //
 // Nothing is decoded or built for the members the reader needs: `seq`, `time`, `store`, `txn` and each patch's
 // `op` and `path` are checked by their bytes (store ids and paths are decoded and checked once each, then known by

@@ -2,7 +2,7 @@
 // rule checked on them, each broken rule a RecordingError with the line's number and the reason. The header and
 // store events always come here, and so does every line the fast path (change-bytes.mjs) gives up on, every bad
 // one included, so that the reasons come from here alone. What needs the state (is the store there, does a patch
-// apply) the indexer checks after these (recording.mjs).
+// apply) the indexer checks after these (recording-indexer.mjs).
 
 import { maxMessageDepth, parseJSON } from "./json-reader.mjs";
 import { stringifyValue } from "./json-writer.mjs";

@@ -1,4 +1,4 @@
-// The state of a recording's stores while the recording is read (recording.mjs): every patch applied as
+// The state of a recording's stores while the recording is read (recording-indexer.mjs): every patch applied as
 // docs/protocol.md says ("Applying an entry to a state"), with its `old` checked against the value it replaces,
 // presence included, as `keyscope replay` checks a log; and the state's JSON text for the snapshots.
 //
