@@ -358,28 +358,6 @@ export function parseJSON(text, maxDepth = maxJSONDepth) {
   return new Reader(text, maxDepth).document();
 }
 
-/** The reader `parseJSONValueAt` reuses: a line holds several values, and reading one allocates nothing else. */
-const embedded = new Reader("");
-
-/**
- * Reads the one value that starts at `pos` in `text` (whitespace before it skipped), for readers of larger texts
- * (a recording's lines) that take their values from here: the value and the index just past it.
- * @param {string} text
- * @param {number} pos
- * @param {number} [maxDepth]
- * @returns {[import("./values.mjs").StoreValue, number]}
- * @throws {JSONValueError}
- */
-export function parseJSONValueAt(text, pos, maxDepth = maxJSONDepth) {
-  embedded.text = text;
-  embedded.pos = pos;
-  embedded.depth = 0;
-  embedded.maxDepth = maxDepth;
-  embedded.skipWhitespace();
-  const value = embedded.value();
-  return [value, embedded.pos];
-}
-
 /**
  * Reads UTF-8 bytes as a StoreValue, refusing bytes that are not UTF-8 (never replacing them).
  * @param {Uint8Array} bytes

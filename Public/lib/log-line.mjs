@@ -1,6 +1,6 @@
 // One line of a recording (docs/recording.md, docs/store.md): its time, its store id, and its patches read with the fields
 // each op needs, as `keyscope replay` checks them. Whether a patch applies to the state as it stands (`old` equal to
-// the value there, presence included) is checked as it is applied: mirror.mjs `applyPatch` with `checkOld`.
+// the value there, presence included) is checked as it is applied: recording-state.mjs.
 
 import { patchOps } from "./protocol.mjs";
 

@@ -5,7 +5,6 @@
 import { stringifyValue } from "./json-writer.mjs";
 import { parseKeyPath } from "./keypath.mjs";
 import { splitStoreId } from "./protocol.mjs";
-import { valuesEqual } from "./values.mjs";
 
 /** The mirror and the server disagree (or an entry is inconsistent); a resync fixes it. */
 export class MirrorError extends Error {
@@ -80,26 +79,22 @@ export function describe(value) {
 }
 
 /**
- * Applies one patch to a store's root and returns the root (a new one when the patch replaced it). With `checkOld`
- * (a recording, read as `keyscope replay` checks it), the patch's `old` must also equal the value it replaces,
- * presence included (for a merge, the old value of every key it sets).
+ * Applies one patch to a store's root and returns the root (a new one when the patch replaced it). The mirror does
+ * not compare a patch's `old` with what it replaces (the server's entries are its own); a recording's reader does
+ * (recording-state.mjs).
  * @param {Map<string, any>} root
  * @param {import("./protocol.mjs").Patch} patch
  * @param {import("./keypath.mjs").Segment[]} segments the patch's parsed path
- * @param {boolean} [checkOld]
  * @returns {Map<string, any>}
  * @throws {MirrorError} when the patch does not fit (`reason` says why)
  */
-export function applyPatch(root, patch, segments, checkOld = false) {
+export function applyPatch(root, patch, segments) {
   const { op } = patch;
   const fail = (reason) => new MirrorError(`${op} at "${patch.path}": ${reason}`, reason);
   if (segments.length === 0) {
     if (!(patch.new instanceof Map)) throw fail("the root can only be set or merged with an object");
-    if (op === "set") {
-      if (checkOld && !isOld(root, patch.old)) throw fail(notOld("the root", root, patch.old));
-      return patch.new;
-    }
-    if (op === "merge") return merge(root, patch, checkOld, fail, root);
+    if (op === "set") return patch.new;
+    if (op === "merge") return merge(root, patch, fail, root);
     throw fail("the root cannot be removed or inserted into");
   }
   const parent = valueAt(root, segments, segments.length - 1);
@@ -107,9 +102,8 @@ export function applyPatch(root, patch, segments, checkOld = false) {
   if (parent === undefined) throw fail("nothing is at the parent");
   if (typeof last === "string") {
     if (!(parent instanceof Map)) throw fail("the parent is not an object");
-    if (op === "merge") return merge(parent.get(last), patch, checkOld, fail, root);
+    if (op === "merge") return merge(parent.get(last), patch, fail, root);
     if (op !== "set" && op !== "remove") throw fail("insert needs an index");
-    if (checkOld && !isOld(parent.get(last), patch.old)) throw fail(notOld(`"${patch.path}"`, parent.get(last), patch.old));
     const present = parent.has(last);
     if (op === "set") {
       if (present !== (patch.old !== undefined)) throw fail(present ? "a value is there, the patch has no old" : "nothing is there, the patch has an old value");
@@ -122,9 +116,7 @@ export function applyPatch(root, patch, segments, checkOld = false) {
   }
   if (!Array.isArray(parent) || typeof last !== "number") throw fail("the parent is not an array");
   if (last > (op === "set" || op === "insert" ? parent.length : parent.length - 1)) throw fail(`index past the end (${parent.length} elements)`);
-  if (op === "merge") return merge(parent[last], patch, checkOld, fail, root);
-  // An insert replaces nothing: there is no old value to compare.
-  if (checkOld && op !== "insert" && !isOld(parent[last], patch.old)) throw fail(notOld(`"${patch.path}"`, parent[last], patch.old));
+  if (op === "merge") return merge(parent[last], patch, fail, root);
   if (op === "set") parent[last] = patch.new;
   else if (op === "insert") parent.splice(last, 0, patch.new);
   else if (op === "remove") parent.splice(last, 1);
@@ -132,27 +124,13 @@ export function applyPatch(root, patch, segments, checkOld = false) {
   return root;
 }
 
-/** Sets a merge patch's keys in `target` (with `checkOld`, each key's old value checked first); returns `root`. */
-function merge(target, patch, checkOld, fail, root) {
+/** Sets a merge patch's keys in `target`; returns `root`. */
+function merge(target, patch, fail, root) {
   if (!(target instanceof Map)) throw fail(`a merge needs an object there, it is ${describe(target)}`);
   if (!(patch.new instanceof Map)) throw fail("a merge needs an object as its new value");
-  if (checkOld) {
-    for (const key of patch.new.keys()) {
-      const current = target.get(key);
-      const old = patch.old.get(key);
-      if (!isOld(current, old)) throw fail(notOld(`key "${key}" of "${patch.path}"`, current, old));
-    }
-  }
   for (const [key, value] of patch.new) target.set(key, value);
   return root;
 }
-
-/** Whether `current` is what a patch's `old` says is there: both absent, or equal values (docs/store.md). */
-function isOld(current, old) {
-  return current === undefined ? old === undefined : old !== undefined && valuesEqual(current, old);
-}
-
-const notOld = (what, current, old) => `${what} is ${describe(current)}, the patch expected ${describe(old)}`;
 
 /** Every store's id, scope, storage, version and root, as of `seq`. */
 export class Mirror {

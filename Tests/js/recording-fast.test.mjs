@@ -1,25 +1,29 @@
-// The recording reader's fast paths against its general ones: change lines read in one pass (change-line.mjs),
-// lines decoded a chunk at a time (line-texts.mjs) and snapshot text kept between snapshots (snapshot-text.mjs)
-// give exactly what reading every line in full gives, errors and all.
+// The recording reader's fast path against its general way: change lines read where they lie in the bytes
+// (change-bytes.mjs), their values left raw (raw-value.mjs) and applied to the same state, give what reading every
+// line in full gives (the same index, the same state in every snapshot), errors and all, whatever the lines'
+// style (whitespace, key order, escapes, number forms).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ChangeLineReader } from "../../Public/lib/change-line.mjs";
+import { ChangeBytes } from "../../Public/lib/change-bytes.mjs";
 import { maxMessageDepth, parseJSON } from "../../Public/lib/json-reader.mjs";
 import { stringifyValue } from "../../Public/lib/json-writer.mjs";
-import { LineTexts } from "../../Public/lib/line-texts.mjs";
-import { PathCache, applyPatch } from "../../Public/lib/mirror.mjs";
-import { RecordingError, RecordingIndexer, readRecording } from "../../Public/lib/recording.mjs";
-import { SnapshotText } from "../../Public/lib/snapshot-text.mjs";
+import { parseLogTime } from "../../Public/lib/log-line.mjs";
+import { plain } from "../../Public/lib/raw-value.mjs";
+import { RecordingError, RecordingIndexer, readRecording } from "../../Public/lib/recording-indexer.mjs";
 import { valuesEqual } from "../../Public/lib/values.mjs";
-import { changeLine, fileOf, headerLine, random, randomRecording } from "./recording-generator.mjs";
+import { changeLine, fileOf, headerLine, random, randomRecording, restyled } from "./recording-generator.mjs";
+
+/** A snapshot's stores as canonical text: the state it holds, whatever the form of its text. */
+const storesState = (text) => parseJSON(text).map((s) => `${s.get("id")}=${s.get("version")}:${stringifyValue(s.get("root"))}`).join("\n");
 
 /** Everything a read gives: the recording's index, or the error's line and reason. */
 function outcome(bytes, options) {
   try {
     const r = readRecording(bytes, options);
     return {
-      events: r.events, offsets: [...r.offsets], times: [...r.times], checkpoints: r.checkpoints, every: r.checkpointEvery,
+      events: r.events, offsets: [...r.offsets], times: [...r.times], every: r.checkpointEvery,
+      checkpoints: r.checkpoints.map((c) => ({ ...c, stores: storesState(c.stores) })),
       lists: r.subscriptionLists, listSeqs: r.subscriptionSeqs, torn: r.tornBytes, storeIds: r.storeIds,
     };
   } catch (error) {
@@ -34,38 +38,40 @@ const bothWays = (bytes, options = {}) => {
   return fast;
 };
 
-test("random recordings read alike both ways, with a snapshot after every event", () => {
+test("random recordings read alike both ways, with a snapshot after every event, in any style", () => {
   for (const seed of [1, 2, 3, 4, 5, 6]) {
     const { bytes } = randomRecording(seed, 300);
-    const read = bothWays(bytes, { checkpointEvery: 1 });
-    assert.equal(read.events, 300, `seed ${seed}`);
+    assert.equal(bothWays(bytes, { checkpointEvery: 1 }).events, 300, `seed ${seed}`);
+    assert.equal(bothWays(restyled(bytes, seed), { checkpointEvery: 1 }).events, 300, `seed ${seed}, restyled`);
   }
 });
 
-test("snapshots kept between events are the state's text, written whole", () => {
+test("snapshots kept between events hold the state, whatever path read the lines", () => {
   // The generator keeps each event's state; the snapshot text, read back, must be that state.
   const { bytes, states } = randomRecording(11, 400);
-  const recording = readRecording(bytes, { checkpointEvery: 7 });
-  for (const checkpoint of recording.checkpoints) {
-    const stores = parseJSON(checkpoint.stores);
-    const text = stores.map((s) => `${s.get("id")}=${s.get("version")}:${stringifyValue(s.get("root"))}`).sort().join("\n");
-    assert.equal(text, states[checkpoint.seq], `seq ${checkpoint.seq}`);
+  for (const file of [bytes, restyled(bytes, 11)]) {
+    const recording = readRecording(file, { checkpointEvery: 7 });
+    for (const checkpoint of recording.checkpoints) {
+      assert.equal(storesState(checkpoint.stores).split("\n").sort().join("\n"), states[checkpoint.seq], `seq ${checkpoint.seq}`);
+    }
   }
 });
 
 test("damaged recordings give the same error, at the same line, both ways", () => {
   const r = random(7);
   const { bytes } = randomRecording(8, 200);
-  const interesting = [...'{}[],:"\\-.0123456789eE+$untfl '].map((c) => c.charCodeAt(0)).concat([0x00, 0x1f, 0x80, 0xc3, 0xff]);
-  for (let round = 0; round < 400; round++) {
-    const damaged = Array.from(bytes);
-    for (let edits = 1 + r.int(3); edits > 0; edits--) {
-      const at = r.int(damaged.length);
-      const byte = r.chance(0.6) ? r.pick(interesting) : r.int(256);
-      if (r.chance(0.5)) damaged[at] = byte;
-      else damaged.splice(at, r.chance(0.5) ? 0 : 1, ...(r.chance(0.5) ? [byte] : []));
+  const interesting = [...'{}[],:"\\-.0123456789eE+$untfl '].map((c) => c.charCodeAt(0)).concat([0x00, 0x0a, 0x1f, 0x80, 0xc3, 0xff]);
+  for (const file of [bytes, restyled(bytes, 8)]) {
+    for (let round = 0; round < 400; round++) {
+      const damaged = Array.from(file);
+      for (let edits = 1 + r.int(3); edits > 0; edits--) {
+        const at = r.int(damaged.length);
+        const byte = r.chance(0.6) ? r.pick(interesting) : r.int(256);
+        if (r.chance(0.5)) damaged[at] = byte;
+        else damaged.splice(at, r.chance(0.5) ? 0 : 1, ...(r.chance(0.5) ? [byte] : []));
+      }
+      bothWays(Uint8Array.from(damaged));
     }
-    bothWays(Uint8Array.from(damaged));
   }
 });
 
@@ -86,6 +92,8 @@ test("lines of other shapes are read in full, to the same end", () => {
   assert.equal(read.events, 6);
 });
 
+const change = (seq, patch) => changeLine(seq, "app/memory", [patch]);
+
 test("bad lines the fast path gives up on get the general error", () => {
   for (const bad of [
     set(1, "n", 2, 3), // old differs: does not apply
@@ -98,106 +106,102 @@ test("bad lines the fast path gives up on get the general error", () => {
     set(1, "n[0", 1, 2),
     set(1, "n", 1, "1e999"),
     set(1, "n", 1, 2).replace('"seq":1', '"seq":2'),
+    set(1, "n", 1, 2).replace('"time":"2026', '"time":"2026 '),
+    set(1, "n", 1, 2).replace('"txn":null', '"txn":"1813aaf0-1fbb-4a3b-9bb0-4a0b277e26cZ"'),
+    set(1, "n", 1, 2).replace(',"txn":null', ',"txn":null,"x":1,"x":2'),
+    set(1, "n", 1, 2).replace('"patches"', '"event":"nope","patches"'),
+    // Every rule log-line.mjs `patchOf` checks.
+    change(1, '{"new":1,"old":1,"op":"insert","path":"cart.items[0]"}'),
+    change(1, '{"new":1,"op":"insert","path":"cart.x"}'),
+    change(1, '{"op":"remove","path":"n"}'),
+    change(1, '{"new":2,"old":1,"op":"remove","path":"n"}'),
+    change(1, '{"new":{},"old":1,"op":"merge","path":"cart"}'),
+    change(1, '{"new":[],"old":{},"op":"merge","path":"cart"}'),
+    change(1, '{"new":{}, "op":"merge","path":"cart"}'),
+    change(1, '{"old":1,"op":"set","path":"n"}'),
+    change(1, '{"new":1,"op":"insert","path":""}'),
+    change(1, '{"old":{},"op":"remove","path":""}'),
+    change(1, '{"new":1,"old":{},"op":"set","path":""}'),
+    change(1, '{"new":1,"old":1,"path":"n"}'),
+    change(1, '{"new":1,"old":1,"op":"set"}'),
+    change(1, '{"new":1,"old":1,"op":"set","path":"n","path":"n"}'),
+    change(1, '{"new":1,"old":1,"op":"set","path":"n","new":1}'),
+    change(1, '{"new":1,"old":1,"op":"set","path":7}'),
   ]) {
     const read = bothWays(fileOf([header, bad]));
     assert.equal(read.line, 2, bad);
   }
 });
 
-test("the change line reader reads only what parsing the line in full reads the same way", () => {
-  const reader = new ChangeLineReader(new PathCache());
-  const { bytes } = randomRecording(21, 300);
-  const lines = new TextDecoder().decode(bytes).split("\n").slice(1, -1);
-  let read = 0;
-  for (const text of lines) {
-    const change = reader.read(text);
-    if (change === null) continue;
-    read++;
-    const full = parseJSON(text, maxMessageDepth);
-    assert.equal(change.seq, full.get("seq"));
-    assert.equal(change.id, full.get("store"));
-    const patches = full.get("patches");
-    assert.equal(change.patches.length, patches.length);
-    change.patches.forEach(({ patch }, i) => {
-      for (const field of ["op", "path", "old", "new"]) assert.ok(valuesEqual(patch[field] ?? null, patches[i].get(field) ?? null), text);
-    });
-  }
-  assert.ok(read > 200, `only ${read} lines took the fast path`);
-});
-
-test("lines decoded a chunk at a time are the lines decoded one by one, and a bad one is found", () => {
-  const lines = ["{\"a\":\"é😀\"}", "plain", "", "\uFEFFbom", "x".repeat(3000)];
-  const bytes = new TextEncoder().encode(lines.map((l) => `${l}\n`).join(""));
-  const texts = new LineTexts(bytes);
-  let start = 0;
-  for (const line of lines) {
-    const end = bytes.indexOf(10, start);
-    assert.equal(texts.text(start, end), line);
-    start = end + 1;
-  }
-  const bad = Uint8Array.from([...new TextEncoder().encode("ok\n"), 0xc3, 0x0a, ...new TextEncoder().encode("fine\n")]);
-  const badTexts = new LineTexts(bad);
-  assert.equal(badTexts.text(0, 2), "ok");
-  assert.equal(badTexts.text(3, 4), null);
-  assert.equal(badTexts.text(5, 9), "fine");
-});
-
-test("the kept snapshot text follows every kind of patch", () => {
-  const r = random(5);
-  const paths = new PathCache();
-  const texts = new SnapshotText();
-  let root = parseJSON('{"a":{"b":[1,{"c":2}],"d":{"e":"x"}},"f":[[1],[2]],"$g":{"h":1.5}}');
-  for (let step = 0; step < 500; step++) {
-    assert.equal(texts.text(root), stringifyValue(root, { sortKeys: false }), `step ${step}`);
-    const path = r.pick(["a", "a.b", "a.b[0]", "a.b[1].c", "a.d", "a.d.e", "f[0]", "f[1][0]", "f[0][1]", "$g.h", "$g"]);
-    const segments = paths.segments(path);
-    const op = r.pick(["set", "insert", "remove", "merge"]);
-    const value = r.pick([1, "s", parseJSON('{"k":[1,2]}'), parseJSON("[3]")]);
-    const patch = { op, path, old: undefined, new: op === "merge" ? new Map([["m", value]]) : value };
-    texts.changed(root, segments, op === "merge" ? segments.length : segments.length - 1);
-    try {
-      root = applyPatch(root, patch, segments);
-    } catch {
-      // A patch that does not fit this state changes nothing.
+test("the fast path reads a change line as parsing it in full reads it, and most lines take it", () => {
+  const reader = new ChangeBytes();
+  const { bytes: canonical } = randomRecording(21, 300);
+  for (const [bytes, least] of [[canonical, 250], [restyled(canonical, 21), 120]]) {
+    let start = bytes.indexOf(10) + 1;
+    let read = 0;
+    for (let seq = 1; start < bytes.length; seq++) {
+      const end = bytes.indexOf(10, start);
+      const text = new TextDecoder().decode(bytes.subarray(start, end));
+      const found = reader.read(bytes, start, seq);
+      if (found >= 0) {
+        read++;
+        assert.equal(found, end, text);
+        const full = parseJSON(text, maxMessageDepth);
+        assert.equal(reader.store, full.get("store"));
+        assert.equal(reader.micros, parseLogTime(full.get("time")));
+        const patches = full.get("patches");
+        assert.equal(reader.patchCount, patches.length);
+        patches.forEach((patch, i) => {
+          const slot = reader.patches[i];
+          assert.equal(slot.op, patch.get("op"));
+          assert.equal(slot.path, patch.get("path"));
+          for (const field of ["old", "new"]) assert.ok(valuesEqual(plain(slot[field]) ?? null, patch.get(field) ?? null), text);
+        });
+        assert.equal(reader.read(bytes, start, seq + 1), -1, "a line of another seq is the general way's");
+      }
+      start = end + 1;
     }
+    assert.ok(read > least, `only ${read} lines took the fast path`);
   }
 });
 
-/** Reads `bytes` as a file that arrives in pieces of random sizes, stepping after each. */
-function arriving(bytes, seed) {
-  const r = random(seed);
-  const filled = new Uint8Array(bytes.length);
-  const indexer = new RecordingIndexer(filled);
-  indexer.received(0);
+/** What a read gives, the text of every event as the recording gives it back included; or the error. */
+function whole(read) {
   try {
-    for (let size = 0; size < bytes.length;) {
-      const next = Math.min(bytes.length, size + 1 + r.int(700));
-      filled.set(bytes.subarray(size, next), size);
-      size = next;
-      indexer.received(size);
-      while (indexer.ready) indexer.step(1 + r.int(5));
-    }
-    const read = indexer.result();
-    return { events: read.events, offsets: [...read.offsets], times: [...read.times], checkpoints: read.checkpoints, torn: read.tornBytes };
+    const r = read();
+    const lines = r.events > 0 ? r.linesText(1, r.events) : "";
+    return { events: r.events, offsets: [...r.offsets], times: [...r.times], checkpoints: r.checkpoints, torn: r.tornBytes, lines };
   } catch (error) {
+    assert.ok(error instanceof RecordingError, `not a RecordingError: ${error}`);
     return { line: error.line, reason: error.reason };
   }
 }
 
-test("a file read while it arrives is read as the whole file, torn tail and errors included", () => {
-  const { bytes } = randomRecording(31, 200);
-  const whole = (b) => {
-    try {
-      const read = readRecording(b);
-      return { events: read.events, offsets: [...read.offsets], times: [...read.times], checkpoints: read.checkpoints, torn: read.tornBytes };
-    } catch (error) {
-      return { line: error.line, reason: error.reason };
+/** Reads `bytes` as a file that arrives in pieces of random sizes (a few bytes to a few lines), stepping after each. */
+function arriving(bytes, seed) {
+  const r = random(seed);
+  const indexer = new RecordingIndexer({ size: bytes.length });
+  return whole(() => {
+    for (let size = 0; size < bytes.length;) {
+      const next = Math.min(bytes.length, size + 1 + r.int(r.chance(0.3) ? 8 : 700));
+      indexer.add(bytes.slice(size, next));
+      size = next;
+      while (indexer.ready) indexer.step(1 + r.int(5));
     }
-  };
+    indexer.end();
+    while (!indexer.done) indexer.step(1 + r.int(5));
+    return indexer.result();
+  });
+}
+
+test("a file read while it arrives, in pieces, is read as the whole file, torn tail and errors included", () => {
+  const { bytes } = randomRecording(31, 200);
   const torn = Uint8Array.from([...bytes, ...new TextEncoder().encode('{"patches":[],"se')]);
   const bad = Uint8Array.from(bytes);
   bad[Math.floor(bad.length / 2)] = 0x7b;
-  for (const [name, b] of [["whole", bytes], ["torn", torn], ["bad", bad]]) {
-    for (const seed of [1, 2, 3]) assert.deepEqual(arriving(b, seed), whole(b), `${name}, seed ${seed}`);
+  const utf8 = restyled(randomRecording(32, 100).bytes, 5);
+  for (const [name, b] of [["whole", bytes], ["torn", torn], ["bad", bad], ["restyled", utf8], ["header only", fileOf([header])], ["torn header", fileOf([], header)], ["empty", new Uint8Array(0)]]) {
+    for (const seed of [1, 2, 3]) assert.deepEqual(arriving(b, seed), whole(() => readRecording(b)), `${name}, seed ${seed}`);
   }
+  assert.equal(whole(() => readRecording(utf8)).lines, new TextDecoder().decode(utf8).split("\n").slice(1, -1).join("\n"));
 });

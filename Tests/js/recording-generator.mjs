@@ -50,7 +50,7 @@ export function fileOf(lines, tail = "") {
 }
 
 const ids = ["app/memory", "scenario:checkout/memory", "app/userPrefs"];
-const words = ["alpha", "beta", "gamma", "delta", "eur", "usd", "x", "y"];
+const words = ["alpha", "beta", "gamma", "delta", "eur", "usd", "x", "y", "naïve", "日本", "😀"];
 
 function randomValue(r, depth = 0) {
   switch (r.int(depth > 1 ? 5 : 7)) {
@@ -173,4 +173,55 @@ export function randomRecording(seed, events) {
     subscriptions.push(list);
   }
   return { bytes: fileOf(lines), states, subscriptions };
+}
+
+/**
+ * The same recording in other words: every line written again with the same values but random whitespace, key
+ * order, escapes in strings and keys, `-0` for 0 and trailing zeros or exponents in numbers (each line stays
+ * on its line, and its `\n`).
+ * @param {Uint8Array} bytes a recording whose lines are all valid JSON
+ */
+export function restyled(bytes, seed) {
+  const r = random(seed);
+  const lines = new TextDecoder().decode(bytes).split("\n");
+  const tail = lines.pop();
+  // Half the lines without escapes (the fast path reads them), half with some (the general way does).
+  return fileOf(lines.map((line) => restyle(parseJSON(line, 520), r, r.pick([0, 0.03]))), tail);
+}
+
+const space = (r) => r.pick(["", "", "", "", " ", "\t", " \r "]);
+
+function restyle(value, r, share) {
+  if (value instanceof Map) {
+    const entries = [...value];
+    if (r.chance(0.3)) entries.reverse();
+    const members = entries.map(([key, member]) => `${quoted(key.charCodeAt(0) === 0x24 ? `$${key}` : key, r, share / 3)}${space(r)}:${space(r)}${restyle(member, r, share)}`);
+    return `{${space(r)}${members.join(`${space(r)},${space(r)}`)}${space(r)}}`;
+  }
+  if (Array.isArray(value)) return `[${space(r)}${value.map((element) => restyle(element, r, share)).join(`${space(r)},${space(r)}`)}${space(r)}]`;
+  if (typeof value === "string") return quoted(value, r, share);
+  if (value === 0 && r.chance(0.3)) return "-0";
+  if (value instanceof Num && Number.isFinite(value.value)) {
+    const text = stringifyValue(value);
+    if (text.includes("e")) return r.chance(0.5) ? text.toUpperCase() : text;
+    return r.pick([text, `${text}0`, `${text}e0`, `${text}E+00`]);
+  }
+  return stringifyValue(value);
+}
+
+/** A JSON string of `text`, each character escaped with probability `share` (`\u` or its short escape). */
+function quoted(text, r, share) {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const pair = code >= 0xd800 && code <= 0xdbff ? 2 : 1;
+    const unit = (c) => `\\u${c.toString(16).padStart(4, "0")}`;
+    if (code === 0x22 || code === 0x5c) out += `\\${text[i]}`;
+    else if (code < 0x20) out += unit(code);
+    else if (code === 0x2f && r.chance(share * 4)) out += "\\/";
+    else if (r.chance(share)) out += pair === 2 ? unit(code) + unit(text.charCodeAt(i + 1)) : unit(code);
+    else out += text.slice(i, i + pair);
+    i += pair - 1;
+  }
+  return `"${out}"`;
 }

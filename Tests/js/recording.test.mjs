@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { stringifyValue } from "../../Public/lib/json-writer.mjs";
 import { isStoreId, parseLogTime } from "../../Public/lib/log-line.mjs";
-import { RecordingError, RecordingIndexer, readRecording } from "../../Public/lib/recording.mjs";
+import { RecordingError, RecordingIndexer, readRecording } from "../../Public/lib/recording-indexer.mjs";
 import { changeLine, fileOf, headerLine, randomRecording, timeOf } from "./recording-generator.mjs";
 
 const header = headerLine([["app/memory", '{"cart":{"items":[],"total":90}}']]);
@@ -231,7 +231,9 @@ test("snapshots are kept every K events, and thinned (K doubles) when they pass 
 
 test("the indexer reads a slice at a time and reports its progress", () => {
   const { bytes } = randomRecording(3, 300);
-  const indexer = new RecordingIndexer(bytes);
+  const indexer = new RecordingIndexer({ size: bytes.length });
+  indexer.add(bytes);
+  indexer.end();
   const seen = [];
   while (!indexer.done) {
     indexer.step(50);

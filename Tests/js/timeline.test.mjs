@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Session } from "../../Public/app/worker/session.mjs";
 import { decodeServerMessage } from "../../Public/lib/protocol.mjs";
-import { readRecording } from "../../Public/lib/recording.mjs";
+import { readRecording } from "../../Public/lib/recording-indexer.mjs";
 import {
   changesFrame, formatLogTime, formatOffset, helloFrame, playbackTarget, seekFrames, stepFrames,
 } from "../../Public/lib/timeline.mjs";

@@ -3,7 +3,7 @@
 // its own tree, log and history models, fed with timeline frames: the Stores, Log, History and Subscriptions panels
 // show the recording at the selected seq exactly as they show a live server. Playback moves the seq on a timer.
 
-import { RecordingError, RecordingIndexer } from "../../lib/recording.mjs";
+import { RecordingError, RecordingIndexer } from "../../lib/recording-indexer.mjs";
 import { recordingPath } from "../../lib/recordings.mjs";
 import { SubscriptionRates } from "../../lib/subscriptions.mjs";
 import {
@@ -84,6 +84,8 @@ export class ReplayModel {
    */
   async loadFile(file) {
     const load = this.begin(file.name ?? "recording.kslog", null, "loading");
+    const started = Date.now();
+    const indexer = new RecordingIndexer({ size: file.size });
     if (!file.stream) {
       let buffer;
       try {
@@ -91,13 +93,12 @@ export class ReplayModel {
       } catch (error) {
         return this.fail(load, `Cannot read ${this.name}: ${error.message}`);
       }
-      return this.read(load, new Uint8Array(buffer), 0);
+      indexer.add(new Uint8Array(buffer));
+      indexer.end();
+      return this.read(load, indexer, 0, started);
     }
-    // Read while the file arrives: the lines already there are indexed while the next bytes are on their way.
-    const started = Date.now();
-    const bytes = new Uint8Array(file.size);
-    const indexer = new RecordingIndexer(bytes);
-    indexer.received(0);
+    // Read while the file arrives: the lines already there are indexed while the next bytes are on their way. The
+    // stream's chunks are kept as they are, as the recording's bytes (file-pieces.mjs).
     const stream = file.stream().getReader();
     let size = 0;
     try {
@@ -105,10 +106,9 @@ export class ReplayModel {
         const { done, value } = await stream.read();
         if (done) break;
         if (load !== this.loadId) return void stream.cancel();
-        if (size + value.length > bytes.length) throw new Error("the file grew while it was read");
-        bytes.set(value, size);
         size += value.length;
-        indexer.received(size);
+        if (size > file.size) throw new Error("the file grew while it was read");
+        indexer.add(value);
         this.readSlice(indexer);
         // Chunks that are already there resolve at once: let the page's messages in now and then.
         if (Date.now() - this.sliceStarted >= sliceMs) {
@@ -116,12 +116,13 @@ export class ReplayModel {
           if (load !== this.loadId) return void stream.cancel();
         }
       }
-      if (size !== bytes.length) throw new Error("the file shrank while it was read");
+      if (size !== file.size) throw new Error("the file shrank while it was read");
     } catch (error) {
       if (error instanceof RecordingError) return this.fail(load, `${this.name} is not a valid recording: ${error.message}.`);
       return this.fail(load, `Cannot read ${this.name}: ${error.message}`);
     }
-    return this.read(load, bytes, 0, indexer, started);
+    indexer.end();
+    return this.read(load, indexer, 0, started);
   }
 
   /**
@@ -145,27 +146,34 @@ export class ReplayModel {
   async loadServer(id, seq = 0) {
     const slash = id.indexOf("/");
     const load = this.begin(id.slice(slash + 1), id, "downloading");
-    let bytes;
+    let indexer;
     try {
       const response = await this.fetch(`${this.origin}${recordingPath(id)}`, { headers: authHeaders(this.token), cache: "no-store" });
       if (response.status !== 200) {
         const error = errorOf(await response.text(), response.status);
         return this.fail(load, `The server did not send ${id} (${errorText(error)}).`);
       }
-      bytes = await this.download(load, response);
+      indexer = await this.download(load, response);
     } catch (error) {
       return this.fail(load, `Cannot download ${id}: ${error.message}`);
     }
-    if (bytes) return this.read(load, bytes, seq);
+    if (indexer) return this.read(load, indexer, seq, Date.now());
   }
 
-  /** Reads a response body while counting its bytes (Content-Length gives the total when the server sends it). */
+  /**
+   * Reads a response body into an indexer (its chunks are the recording's bytes) while counting its bytes
+   * (Content-Length gives the total when the server sends it); null when a newer load took over.
+   */
   async download(load, response) {
     const total = Number(response.headers.get("Content-Length")) || 0;
+    const indexer = new RecordingIndexer({ size: total });
     this.progress = { bytes: 0, total, events: 0 };
-    if (!response.body?.getReader) return new Uint8Array(await response.arrayBuffer());
+    if (!response.body?.getReader) {
+      indexer.add(new Uint8Array(await response.arrayBuffer()));
+      indexer.end();
+      return indexer;
+    }
     const reader = response.body.getReader();
-    const chunks = [];
     let size = 0;
     for (;;) {
       const { done, value } = await reader.read();
@@ -174,18 +182,13 @@ export class ReplayModel {
         reader.cancel();
         return null;
       }
-      chunks.push(value);
+      indexer.add(value);
       size += value.length;
       this.progress = { bytes: size, total: Math.max(total, size), events: 0 };
       this.changed();
     }
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
-    return bytes;
+    indexer.end();
+    return indexer;
   }
 
   /** Starts a load (ending any replay or load before it); returns its id, which later steps check. */
@@ -211,11 +214,11 @@ export class ReplayModel {
   }
 
   /**
-   * Reads the bytes a slice at a time, yielding between slices so progress reaches the page.
-   * @param {RecordingIndexer} [indexer] one that has read part of `bytes` already
-   * @param {number} [started] when reading began (Date.now())
+   * Reads what is left a slice at a time, yielding between slices so progress reaches the page.
+   * @param {RecordingIndexer} indexer one with the whole file added (and perhaps part of it read)
+   * @param {number} started when reading began (Date.now())
    */
-  async read(load, bytes, seq, indexer = new RecordingIndexer(bytes), started = Date.now()) {
+  async read(load, indexer, seq, started) {
     if (load !== this.loadId) return;
     this.status = "loading";
     try {
@@ -238,7 +241,7 @@ export class ReplayModel {
       events,
       startTime: formatLogTime(times[0]),
       endTime: formatLogTime(times[events]),
-      bytes: recording.bytes.length,
+      bytes: recording.file.length,
       tornBytes: recording.tornBytes,
       stores: recording.storeIds.length,
       subscriptionLists: recording.subscriptionLists.length,
