@@ -1,7 +1,7 @@
 public import KeyscopeCore
 
 /// The differences between two instances' states (`GET /api/fleet/diff?a=ID&b=ID`, docs/fleet.md): for each store
-/// both have, every smallest key path whose values differ (VALUES.md equality: `3 != 3.0`), with each side's value
+/// both have, every smallest key path whose values differ (docs/store.md equality: `3 != 3.0`), with each side's value
 /// or nothing where it has none; and the stores only one side has.
 public struct FleetDiff: Sendable, Hashable {
     public struct Difference: Sendable, Hashable {
