@@ -95,6 +95,17 @@ final class RequestWorker<Reply: Sendable>: Sendable {
         wakeThreads()
     }
 
+    /// Hands in the reply of a job that answered later (its route's answer came from another thread), as if its job
+    /// had just ended; dropped once stopped.
+    func finishLater(ticket: Ticket, reply: Reply) {
+        let kept = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.finished.append((ticket, reply))
+            return true
+        }
+        if kept { onFinish() }
+    }
+
     /// The replies of the jobs that ended since the last call, in the order they ended.
     func takeFinished() -> [(ticket: Ticket, reply: Reply)] {
         state.withLock { state in

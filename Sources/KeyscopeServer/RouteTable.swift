@@ -119,6 +119,9 @@ struct ServerRoute: Sendable {
         case bytes([UInt8], status: Int)
         case file(String, contentType: String, headers: [String: String])
         case error(HubError)
+        /// Answered later, from any thread: `start` is called once with the function that takes the answer (a route
+        /// run on the request worker only; see ``FeatureRoute/Response/later(_:)``).
+        case later(@Sendable (_ answer: @escaping @Sendable (Answer) -> Void) -> Void)
     }
 
     /// What the server reads before the handler runs.
@@ -185,14 +188,20 @@ struct ServerRoute: Sendable {
             do throws(HubError) {
                 let request = FeatureRoute.Request(
                     method: call.method, path: call.path, rest: call.rest, body: call.json, query: call.query)
-                switch try route.handle(request) {
-                case .json(let value, let status): return .json(value, status: status)
-                case .encoded(let bytes, let status): return .bytes(bytes, status: status)
-                case .file(let url, let type, let headers): return .file(url.path, contentType: type, headers: headers)
-                }
+                return Self.answer(try route.handle(request))
             } catch {
                 return .error(error)
             }
+        }
+    }
+
+    /// A feature's response as the server answers it.
+    private static func answer(_ response: FeatureRoute.Response) -> Answer {
+        switch response {
+        case .json(let value, let status): .json(value, status: status)
+        case .encoded(let bytes, let status): .bytes(bytes, status: status)
+        case .file(let url, let type, let headers): .file(url.path, contentType: type, headers: headers)
+        case .later(let start): .later { done in start { response in done(answer(response)) } }
         }
     }
 

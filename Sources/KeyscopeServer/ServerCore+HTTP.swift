@@ -95,6 +95,10 @@ extension ServerCore {
         case .error(let error): return hubError(wsi, error)
         case .file(let path, let type, let headers):
             return sendFile(wsi, path: path, contentType: type, headers: headers)
+        case .later:
+            // Only routes run on the worker may answer later (the worker waits for them); an inline one may not.
+            return LwsResponse.error(
+                wsi, status: 500, code: "internal", message: "this route answered later, which only worker routes may")
         }
     }
 

@@ -95,7 +95,15 @@ extension ServerCore {
         let maxDepth = options.maxJSONDepth
         // The job holds the core: built-in routes reach it unowned.
         worker.submit(ticket: ticket, client: ticket, heavy: body.count > Self.heavyRequestBytes) { [self] in
-            withExtendedLifetime(self) { .answer(Self.run(route, call, body: body, maxDepth: maxDepth)) }
+            withExtendedLifetime(self) {
+                let answer = Self.run(route, call, body: body, maxDepth: maxDepth)
+                guard case .later(let start) = answer else { return .answer(answer) }
+                // The route answers from another thread (a fleet dashboard waits for an instance): the connection
+                // waits for that answer, and no worker thread does.
+                let worker = worker
+                start { final in worker.finishLater(ticket: ticket, reply: .answer(final)) }
+                return .later
+            }
         }
         return 0
     }
@@ -127,6 +135,7 @@ extension ServerCore {
     /// that closed meanwhile is not there any more: its reply is dropped (its write applied or not, as it would have).
     func deliverFinishedWork() {
         for (ticket, reply) in worker.takeFinished() {
+            if case .later = reply { continue }  // its answer comes under the same ticket
             switch (ledger.remove(ticket), reply) {
             case (.webSocket(let session, let bytes)?, .messages(let messages)):
                 session.requests.count -= 1

@@ -6,6 +6,9 @@ enum WorkReply: Sendable {
     case messages([[UInt8]])
     /// The answer to an HTTP request.
     case answer(ServerRoute.Answer)
+    /// The job's route answers later (``ServerRoute/Answer/later(_:)``): its answer comes through
+    /// ``RequestWorker/finishLater(ticket:reply:)`` under the same ticket.
+    case later
 }
 
 /// The requests of one WebSocket client that are on the worker. While there are any, the client's stream of log

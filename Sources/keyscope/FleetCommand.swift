@@ -29,8 +29,9 @@ struct FleetCommand: AsyncParsableCommand {
             and Origin checks, the limits; --read-only refuses every request to an instance here.
 
             HTTP: GET /api/fleet lists the instances (live or gone, last seen, seq, change rate); GET \
-            /api/snapshot?instance=ID reads one instance's state; GET /api/fleet/diff?a=ID&b=ID lists every key path \
-            whose value differs; POST /api/recordings?instance=ID records one instance. WebSocket: /ws?instance=ID \
+            /api/snapshot?instance=ID reads one instance's state; POST /api/request?instance=ID|* carries a request to \
+            one instance or all of them; GET /api/fleet/diff?a=ID&b=ID lists every key path whose value differs; POST \
+            /api/recordings?instance=ID records one instance. WebSocket: /ws?instance=ID \
             speaks the protocol of that instance (its requests are carried to it), /ws?instance=* merges every \
             instance's changes and sends a request to one instance or to all. The Redis URL's password is never \
             printed. See docs/fleet.md.

@@ -8,7 +8,7 @@ import signal
 import pytest
 from fleet_support import fleet_instances, running_fleet, start_fleet, start_instance, wait_live
 from redis_support import RedisServer
-from support import http, request_http, store_root, unique_key, wait_for
+from support import error_code, http, request_http, store_root, unique_key, wait_for
 
 STORE = "app/memory"
 
@@ -112,3 +112,23 @@ def test_a_stopped_instance_is_gone_at_once(redis):
         wait_for(lambda: fleet_instances(dashboard)["leaving"]["state"] == "gone", "leaving gone", timeout=5)
     finally:
         dashboard.stop()
+
+
+def test_a_request_over_http_reaches_one_instance_or_all(fleet):
+    one, two, dashboard = fleet
+    key = unique_key("fleet_http_request")
+    write = {"id": "h", "type": "write", "store": STORE, "op": "set", "path": key, "value": 9}
+    answered = http(dashboard, "POST", "/api/request?instance=shop-1", body=write)
+    assert answered.status == 200, answered.describe()
+    assert answered.json()["ok"] is True and answered.json()["id"] == "h"
+    assert store_root(http(one, "GET", "/api/snapshot").json(), STORE)[key] == 9
+    refused = http(dashboard, "POST", "/api/request?instance=shop-2",
+                   body={"id": 2, "type": "write", "store": STORE, "op": "set", "path": "a..b", "value": 1})
+    assert refused.status == 400 and refused.json()["error"]["code"] == "bad_path"
+    everywhere = http(dashboard, "POST", "/api/request?instance=*", body={**write, "value": 10})
+    assert everywhere.status == 200, everywhere.describe()
+    answers = everywhere.json()["result"]["instances"]
+    assert answers["shop-1"]["ok"] is True and answers["shop-2"]["ok"] is True
+    assert store_root(http(two, "GET", "/api/snapshot").json(), STORE)[key] == 10
+    assert error_code(http(dashboard, "POST", "/api/request?instance=shop-9", body=write)) == "unknown_instance"
+    assert error_code(http(dashboard, "POST", "/api/request", body=write)) == "bad_request"

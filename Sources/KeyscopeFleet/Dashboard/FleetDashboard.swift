@@ -1,3 +1,4 @@
+import KeyscopeCore
 public import KeyscopeInspector
 public import KeyscopeProtocol
 public import KeyscopeRecording
@@ -38,6 +39,10 @@ public final class FleetDashboard: InspectorFeature {
                 }
                 return .encoded(snapshot)
             },
+            FeatureRoute(.post, "/api/request", body: .json, replacesBuiltIn: true) {
+                [view, readOnly] request throws(HubError) in
+                try Self.carry(request, view: view, readOnly: readOnly)
+            },
             FeatureRoute(.get, "/api/fleet/diff") { [view] request throws(HubError) in
                 guard let a = request.query["a"], let b = request.query["b"] else {
                     throw .badRequest("name the two instances: /api/fleet/diff?a=ID&b=ID (see /api/fleet)")
@@ -62,6 +67,43 @@ public final class FleetDashboard: InspectorFeature {
             }
             return try FleetRecorderFeed(view: view, instance: id)
         }
+    }
+
+    /// `POST /api/request?instance=ID|*`: the request object of the body carried to the instance (or to every live
+    /// one), answered with its reply (its status follows the reply's error) once it comes, within 5 s.
+    static func carry(_ request: FeatureRoute.Request, view: FleetView, readOnly: Bool) throws(HubError)
+        -> FeatureRoute.Response
+    {
+        guard let target = request.query["instance"], !target.isEmpty else {
+            throw .badRequest(
+                "a fleet dashboard carries a request to an instance: POST /api/request?instance=ID, or instance=* "
+                    + "for every live one (GET /api/fleet lists them)")
+        }
+        guard case .object(var members)? = request.body else {
+            throw HubError(
+                code: .badJSON, message: "the body must be one request object, such as {\"type\":\"write\",…}")
+        }
+        if target != "*", view.instance(target) == nil { throw view.unknownInstanceError(target) }
+        if readOnly, members["type"] != "resync" { throw readOnlyRefusal }
+        members["instance"] = nil
+        let bytes = StoreValue.object(members).jsonBytes(sortedKeys: true)
+        return .later { respond in
+            let reply: @Sendable ([UInt8]) -> Void = { reply in respond(.encoded(reply, status: Self.status(of: reply)))
+            }
+            if target == "*" {
+                view.broadcast(bytes, completion: reply)
+            } else {
+                view.send(bytes, to: target, completion: reply)
+            }
+        }
+    }
+
+    /// The HTTP status of a reply: 200, or its error code's.
+    static func status(of reply: [UInt8]) -> Int {
+        guard let object = (try? StoreValue(jsonBytes: reply))?.objectValue, object["ok"] != .bool(true),
+            case .string(let code)? = object["error"]?.objectValue?["code"]
+        else { return 200 }
+        return HubError.Code(rawValue: code).httpStatus
     }
 
     /// The `instance` a request names, known to the fleet.

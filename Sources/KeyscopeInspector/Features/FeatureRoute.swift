@@ -80,6 +80,10 @@ public struct FeatureRoute: Sendable {
         case encoded([UInt8], status: Int = 200)
         /// A file, streamed from disk, with its media type and extra headers (name, value).
         case file(URL, contentType: String, headers: [String: String] = [:])
+        /// Answered later, from any thread: `start` is called once, on the server's request worker, with the
+        /// function to call with the response (once). The connection waits for it; no thread does (a fleet dashboard
+        /// waits up to 5 s for an instance this way).
+        case later(@Sendable (_ respond: @escaping @Sendable (Response) -> Void) -> Void)
     }
 
     public let method: Method
