@@ -1,10 +1,10 @@
 import Foundation
-import KeyscopeCore
+package import KeyscopeCore
 import KeyscopeInspector
-import KeyscopeProtocol
+package import KeyscopeProtocol
 
 /// The server-to-client messages that are not the hub's (`hello`, `reply`); HTTP error bodies are ``KeyscopeLws/Refusal``'s.
-enum ServerMessages {
+package enum ServerMessages {
     /// `{"type":"hello","protocol":1,"server":{"name","version","pid"},"readOnly":…,"resumed":…}`.
     /// `extra` adds members (or replaces them: a feature's stream may say `readOnly` itself).
     static func hello(name: String, readOnly: Bool, resumed: Bool, extra: [String: StoreValue] = [:]) -> [UInt8] {
@@ -21,12 +21,12 @@ enum ServerMessages {
     }
 
     /// `{"type":"reply","id":…,"ok":true,"result":…}`.
-    static func reply(id: StoreValue, result: StoreValue) -> [UInt8] {
+    package static func reply(id: StoreValue, result: StoreValue) -> [UInt8] {
         StoreValue.object(["type": "reply", "id": id, "ok": true, "result": result]).jsonBytes(sortedKeys: true)
     }
 
     /// `{"type":"reply","id":…,"ok":false,"error":{"code":…,"message":…}}`.
-    static func reply(id: StoreValue, error: HubError) -> [UInt8] {
+    package static func reply(id: StoreValue, error: HubError) -> [UInt8] {
         StoreValue.object([
             "type": "reply", "id": id, "ok": false,
             "error": .object(["code": .string(error.code.rawValue), "message": .string(error.message)]),

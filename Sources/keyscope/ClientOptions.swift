@@ -3,6 +3,7 @@ import Foundation
 import KeyscopeClient
 import KeyscopeInspector
 import KeyscopeProtocol
+import KeyscopeRedis
 import Synchronization
 
 /// The options every client command shares: which server to talk to and its token.
@@ -48,12 +49,10 @@ struct ClientOptions: ParsableArguments {
 
     func validate() throws {
         if let instance, instance != "*" {
-            let valid =
-                (1...64).contains(instance.count)
-                && instance.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
-            guard valid else {
-                throw ValidationError(
-                    "--instance must be an instance id (1 to 64 of A-Z a-z 0-9 . _ -) or '*'; got \"\(instance)\".")
+            do {
+                try RedisBackend.checkFleetName(instance, "instance id")
+            } catch {
+                throw ValidationError("--instance must be an instance id or '*': \(error.message).")
             }
         }
         if url != nil && port != nil {

@@ -1,6 +1,7 @@
 public import KeyscopeCore
 public import KeyscopeInspector
 public import KeyscopeProtocol
+import KeyscopeServer
 import Synchronization
 
 /// Every instance at once for a client of the fleet dashboard (`/ws?instance=*`, docs/fleet.md): `hello`, the
@@ -103,27 +104,27 @@ public final class AllInstancesStream: FeatureStream {
 
     public func handle(_ request: [UInt8], answer: @escaping @Sendable ([[UInt8]]) -> Void) {
         guard var members = FleetMessages.members(request) else {
-            answer([FleetView.errorReply(id: .null, FleetMessages.notAnObject)])
+            answer([ServerMessages.reply(id: .null, error: FleetMessages.notAnObject)])
             return
         }
         let id = members["id"] ?? .null
         if members["type"] == "resync" {
             state.withLock { $0.listSent = -1 }
-            answer([FleetMessages.reply(id: id, result: InspectorProtocol.seqResult(nil))])
+            answer([ServerMessages.reply(id: id, result: InspectorProtocol.seqResult(nil))])
             return
         }
         guard case .string(let target)? = members.removeValue(forKey: "instance") else {
             answer([
-                FleetView.errorReply(
+                ServerMessages.reply(
                     id: id,
-                    .badRequest(
+                    error: .badRequest(
                         "name the instance the request is for: \"instance\": \"ID\" (see the fleet list), or \"*\" for every live one"
                     ))
             ])
             return
         }
         if readOnly {
-            answer([FleetView.errorReply(id: id, FleetDashboard.readOnlyRefusal)])
+            answer([ServerMessages.reply(id: id, error: FleetDashboard.readOnlyRefusal)])
             return
         }
         let forwarded = StoreValue.object(members).jsonBytes(sortedKeys: true)

@@ -45,7 +45,4 @@ enum FleetMessages {
     static let notAnObject = HubError(
         code: .badJSON, message: "a request is one JSON object, such as {\"id\":1,\"type\":\"resync\"}")
 
-    static func reply(id: StoreValue, result: StoreValue) -> [UInt8] {
-        StoreValue.object(["type": "reply", "id": id, "ok": true, "result": result]).jsonBytes(sortedKeys: true)
-    }
 }

@@ -1,6 +1,7 @@
 import KeyscopeCodec
 public import KeyscopeCore
 public import KeyscopeProtocol
+import KeyscopeServer
 import Synchronization
 
 extension FleetView {
@@ -10,13 +11,13 @@ extension FleetView {
     public func send(_ request: [UInt8], to instance: String, completion: @escaping @Sendable ([UInt8]) -> Void) {
         let id = Self.requestID(request)
         guard let known = self.instance(instance) else {
-            completion(Self.errorReply(id: id, Self.unknownInstance(instance)))
+            completion(ServerMessages.reply(id: id, error: Self.unknownInstance(instance)))
             return
         }
         guard known.isLive else {
             let why =
                 "instance \(instance) is gone (last seen \(known.presence.lastSeen.rfc3339)); its last state stays readable"
-            completion(Self.errorReply(id: id, HubError(code: .unavailable, message: why)))
+            completion(ServerMessages.reply(id: id, error: HubError(code: .unavailable, message: why)))
             return
         }
         requests.send(request, to: instance) { answer in
@@ -65,16 +66,8 @@ extension FleetView {
     static func replyMessage(id: StoreValue, answer: FleetAnswer) -> [UInt8] {
         switch answer {
         case .reply(let reply): reply.jsonBytes(sortedKeys: true)
-        case .unavailable(let why): errorReply(id: id, HubError(code: .unavailable, message: why))
+        case .unavailable(let why): ServerMessages.reply(id: id, error: HubError(code: .unavailable, message: why))
         }
-    }
-
-    /// `{"type":"reply","id":…,"ok":false,"error":{"code","message"}}`.
-    static func errorReply(id: StoreValue, _ error: HubError) -> [UInt8] {
-        StoreValue.object([
-            "type": "reply", "id": id, "ok": false,
-            "error": .object(["code": .string(error.code.rawValue), "message": .string(error.message)]),
-        ]).jsonBytes(sortedKeys: true)
     }
 
     /// One instance's part of a broadcast's result: its reply without `type` and `id`.

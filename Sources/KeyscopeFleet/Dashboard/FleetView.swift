@@ -120,7 +120,13 @@ public final class FleetView: Sendable {
     }
 
     /// The instance with `id`, if it is in the fleet.
-    public func instance(_ id: String) -> FleetInstance? { instances().first { $0.id == id } }
+    public func instance(_ id: String) -> FleetInstance? {
+        state.withLock { state in
+            state.instances[id].map {
+                FleetInstance(presence: $0.presence, isLive: $0.presence.isLive(at: .now), changeRate: $0.rate)
+            }
+        }
+    }
 
     /// Changes when an instance joins, leaves or changes state (and so the `fleet` message).
     public var listVersion: Int { state.withLock { $0.listVersion } }

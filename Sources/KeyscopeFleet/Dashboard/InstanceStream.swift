@@ -1,6 +1,7 @@
 public import KeyscopeCore
 public import KeyscopeInspector
 public import KeyscopeProtocol
+import KeyscopeServer
 import Synchronization
 
 /// One instance's protocol for a client of the fleet dashboard (`/ws?instance=ID`, docs/fleet.md): `hello` with
@@ -65,25 +66,26 @@ public final class InstanceStream: FeatureStream {
 
     public func handle(_ request: [UInt8], answer: @escaping @Sendable ([[UInt8]]) -> Void) {
         guard let members = FleetMessages.members(request) else {
-            answer([FleetView.errorReply(id: .null, FleetMessages.notAnObject)])
+            answer([ServerMessages.reply(id: .null, error: FleetMessages.notAnObject)])
             return
         }
         let id = members["id"] ?? .null
         if members["type"] == "resync" {
             guard let (snapshot, cursor) = view.makeCursor(instance: instance) else {
                 answer([
-                    FleetView.errorReply(
+                    ServerMessages.reply(
                         id: id,
-                        HubError(code: .unavailable, message: "the dashboard has not read \(instance)'s state yet"))
+                        error: HubError(
+                            code: .unavailable, message: "the dashboard has not read \(instance)'s state yet"))
                 ])
                 return
             }
             state.withLock { $0.cursor = cursor }
-            answer([snapshot, FleetMessages.reply(id: id, result: InspectorProtocol.seqResult(cursor.next - 1))])
+            answer([snapshot, ServerMessages.reply(id: id, result: InspectorProtocol.seqResult(cursor.next - 1))])
             return
         }
         if readOnly {
-            answer([FleetView.errorReply(id: id, FleetDashboard.readOnlyRefusal)])
+            answer([ServerMessages.reply(id: id, error: FleetDashboard.readOnlyRefusal)])
             return
         }
         var forwarded = members
