@@ -63,9 +63,10 @@ public struct TunablesClient: Sendable {
     }
 
     private func call(_ method: String, _ target: String, body: [UInt8]?) throws(TunablesClientError) -> StoreValue {
+        let query = try instanceQuery()
         let response: HTTPResponse
         do {
-            response = try http.send(method: method, target: target, body: body)
+            response = try http.send(method: method, target: target + query, body: body)
         } catch {
             throw TunablesClientError(transport: error)
         }
@@ -82,6 +83,19 @@ public struct TunablesClient: Sendable {
         } catch {
             throw TunablesClientError(transport: error)
         }
+    }
+
+    /// `?instance=ID` for one instance of a fleet dashboard (which carries the route to it, docs/fleet.md); nothing
+    /// for a server of one process. Every instance at once (`*`) is for ``setEverywhere(key:text:)`` and
+    /// ``replaceEverywhere(with:)``.
+    private func instanceQuery() throws(TunablesClientError) -> String {
+        guard let instance = http.endpoint.instance else { return "" }
+        guard instance != "*" else {
+            throw TunablesClientError(
+                reply: "this reaches one instance of the fleet: name it (--instance ID); only setting a tunable or "
+                    + "replacing them all reaches every instance at once")
+        }
+        return "?instance=" + TunePath.encode(segment: instance)
     }
 
     private static func seq(_ reply: StoreValue) -> Int? {

@@ -155,6 +155,8 @@ struct ServerRoute: Sendable {
     /// Whether the handler of a route without a body runs on the service thread itself rather than on the
     /// ``RequestWorker`` (`/api/health`: constant work, answered even while the worker's threads are busy).
     let runsInline: Bool
+    /// Whether a fleet dashboard may carry the route to this instance (``FeatureRoute/crossesFleet``).
+    let crossesFleet: Bool
     let run: @Sendable (Call) -> Answer
 
     init(
@@ -168,6 +170,7 @@ struct ServerRoute: Sendable {
         self.pathForm = .decoded
         self.readOnlyRefusal = nil
         self.runsInline = inline
+        self.crossesFleet = false
         self.run = run
     }
 
@@ -184,6 +187,7 @@ struct ServerRoute: Sendable {
         pathForm = route.pathForm
         readOnlyRefusal = route.readOnlyRefusal
         runsInline = false
+        crossesFleet = route.crossesFleet
         run = { call in
             do throws(HubError) {
                 let request = FeatureRoute.Request(

@@ -53,7 +53,7 @@ public final class FleetDashboard: InspectorFeature {
                 }
                 return .json(diff.jsonObject)
             },
-        ]
+        ] + carriedRoutes
     }
 
     /// What a recording started on the dashboard records (`RecordingsFeature(library, feeds:)`): the instance that

@@ -9,7 +9,12 @@ extension FleetView {
     /// for the client: the instance's own, or `unavailable` when it did not answer in time. Runs on one of the
     /// view's threads.
     public func send(_ request: [UInt8], to instance: String, completion: @escaping @Sendable ([UInt8]) -> Void) {
-        let id = Self.requestID(request)
+        let object = Self.object(request)
+        let id = object["id"] ?? .null
+        if let refusal = FleetSecretGuard.refusal(for: object) {
+            completion(ServerMessages.reply(id: id, error: refusal))
+            return
+        }
         guard let known = self.instance(instance) else {
             completion(ServerMessages.reply(id: id, error: Self.unknownInstance(instance)))
             return
@@ -29,7 +34,12 @@ extension FleetView {
     /// instance's answer: `{"instances": {"shop-1": {"ok": true, "result": …}, "shop-2": {"ok": false, "error":
     /// …}}}`. With no live instance, the result's `instances` is empty.
     public func broadcast(_ request: [UInt8], completion: @escaping @Sendable ([UInt8]) -> Void) {
-        let id = Self.requestID(request)
+        let object = Self.object(request)
+        let id = object["id"] ?? .null
+        if let refusal = FleetSecretGuard.refusal(for: object) {
+            completion(ServerMessages.reply(id: id, error: refusal))
+            return
+        }
         let targets = instances().filter(\.isLive).map(\.id)
         guard !targets.isEmpty else {
             completion(Self.broadcastReply(id: id, answers: [:]))
@@ -58,9 +68,9 @@ extension FleetView {
             code: .unknownInstance, message: "no instance \"\(id)\" in this fleet\(listed); see GET /api/fleet")
     }
 
-    /// The request's `id` (`null` when it has none or is not an object).
-    static func requestID(_ request: [UInt8]) -> StoreValue {
-        (try? StoreValue(jsonBytes: request))?.objectValue?["id"] ?? .null
+    /// The request's members (none when it is not an object).
+    static func object(_ request: [UInt8]) -> [String: StoreValue] {
+        (try? StoreValue(jsonBytes: request))?.objectValue ?? [:]
     }
 
     static func replyMessage(id: StoreValue, answer: FleetAnswer) -> [UInt8] {

@@ -64,15 +64,7 @@ final class FleetResponder: Sendable {
         // Past its deadline the dashboard has answered `unavailable`: applying it now would change what it said
         // did not change.
         guard Int64(Date().timeIntervalSince1970 * 1000) <= envelope.deadlineMillis else { return }
-        let reply: [UInt8]
-        if Self.asksForSnapshot(envelope.request) {
-            publisher.wantSnapshot()
-            reply = Array(#"{"ok":true,"result":{},"type":"reply"}"#.utf8)
-        } else {
-            let executor = RequestExecutor(
-                hub: hub, readOnly: options.readOnly, maxJSONDepth: StoreLimits.maxDepth + 8)
-            reply = executor.execute(envelope.request).reply
-        }
+        let reply = answer(envelope.request, hub: hub)
         let target = keys.replies(dashboard: envelope.dashboard)
         try client.call(bytes: [
             Array("LPUSH".utf8), Array(target.utf8),
@@ -81,9 +73,22 @@ final class FleetResponder: Sendable {
         try client.call(["EXPIRE", target, Self.replyRetention])
     }
 
-    /// `{"type": "fleet.snapshot"}`: a dashboard's mirror lost the thread of the log and asks for a fresh snapshot.
-    static func asksForSnapshot(_ request: [UInt8]) -> Bool {
-        guard let object = (try? StoreValue(jsonBytes: request))?.objectValue else { return false }
-        return object["type"] == .string(FleetMember.snapshotRequestType)
+    /// The reply to one request: `fleet.snapshot` (a dashboard's mirror lost the thread of the log and asks for a
+    /// fresh snapshot), `fleet.route` (a feature route carried to this instance), or a request of PROTOCOL.md run
+    /// through the same validated path as one sent to the instance's own inspector.
+    private func answer(_ request: [UInt8], hub: InspectorHub) -> [UInt8] {
+        let object = (try? StoreValue(jsonBytes: request))?.objectValue ?? [:]
+        if object["type"] == .string(FleetMember.snapshotRequestType) {
+            publisher.wantSnapshot()
+            return Array(#"{"ok":true,"result":{},"type":"reply"}"#.utf8)
+        }
+        if let refusal = FleetSecretGuard.refusal(for: object) {
+            return ServerMessages.reply(id: object["id"] ?? .null, error: refusal)
+        }
+        if let route = FleetRouteRequest.decode(object) {
+            return FleetRouteRequest.reply(route.flatMap { $0.call(on: hub, readOnly: options.readOnly) })
+        }
+        let executor = RequestExecutor(hub: hub, readOnly: options.readOnly, maxJSONDepth: StoreLimits.maxDepth + 8)
+        return executor.execute(request).reply
     }
 }

@@ -97,12 +97,15 @@ public struct FeatureRoute: Sendable {
     /// Whether the route takes the place of the server's own route with the same method and path (a fleet
     /// dashboard's `GET /api/snapshot` serves an instance's state, not the empty hub's).
     public let replacesBuiltIn: Bool
+    /// Whether a fleet dashboard may carry the route to this instance through Redis (docs/fleet.md): `false` for a
+    /// route whose answer may hold what must not reach Redis (revealed secrets).
+    public let crossesFleet: Bool
     public let handle: @Sendable (Request) throws(HubError) -> Response
 
     /// A route at `path` (`/tune`, `/tune/*`); `writes` routes are refused on a read-only server.
     public init(
         _ method: Method, _ path: String, body: Body = .none, writes: Bool = false, pathForm: PathForm = .decoded,
-        readOnlyRefusal: HubError? = nil, replacesBuiltIn: Bool = false,
+        readOnlyRefusal: HubError? = nil, replacesBuiltIn: Bool = false, crossesFleet: Bool = true,
         handle: @escaping @Sendable (Request) throws(HubError) -> Response
     ) {
         precondition(path.hasPrefix("/"), "a route's path starts with /")
@@ -113,6 +116,7 @@ public struct FeatureRoute: Sendable {
         self.pathForm = pathForm
         self.readOnlyRefusal = readOnlyRefusal
         self.replacesBuiltIn = replacesBuiltIn
+        self.crossesFleet = crossesFleet
         self.handle = handle
     }
 

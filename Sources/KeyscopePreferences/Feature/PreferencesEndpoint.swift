@@ -34,4 +34,12 @@ public protocol PreferencesEndpoint: AnyObject, Sendable {
     /// Deletes the preference from its suite or secret store, then from the mirror. Errors as for ``update(_:value:)``;
     /// `unknown_key` for a key that is not there.
     func delete(_ ref: PreferenceRef) throws(HubError)
+
+    /// Whether secrets are shown as they are (reveal is on): then nothing of the panel may go through a fleet's
+    /// Redis (docs/fleet.md "Security"). `false` unless the endpoint says otherwise.
+    var revealsSecrets: Bool { get }
+}
+
+extension PreferencesEndpoint {
+    public var revealsSecrets: Bool { false }
 }

@@ -7,20 +7,25 @@ extension PreferencesFeature {
     public var routes: [FeatureRoute] {
         let asSent = FeatureRoute.PathForm.asSent(advice: "send such a key with the WebSocket preference request")
         let item = PreferencePath.root + "/*"
+        // Revealed secrets never cross a fleet's Redis: such an instance's panel is not carried at all.
+        let crossesFleet = !(endpoint?.revealsSecrets ?? false)
         return [
-            FeatureRoute(.get, PreferencePath.root) { [unowned self] _ throws(HubError) in .json(try panel()) },
-            FeatureRoute(.post, PreferencePath.refresh, body: .optionalJSON) {
+            FeatureRoute(.get, PreferencePath.root, crossesFleet: crossesFleet) { [unowned self] _ throws(HubError) in
+                .json(try panel())
+            },
+            FeatureRoute(.post, PreferencePath.refresh, body: .optionalJSON, crossesFleet: crossesFleet) {
                 [unowned self] request throws(HubError) in
                 try Self.refuseBody(request.body, of: PreferencePath.refresh)
                 try refresh()
                 return .json(InspectorProtocol.seqResult(nil))
             },
-            FeatureRoute(.put, item, body: .json, writes: true, pathForm: asSent) {
+            FeatureRoute(.put, item, body: .json, writes: true, pathForm: asSent, crossesFleet: crossesFleet) {
                 [unowned self] request throws(HubError) in
                 let ref = try PreferencePath.ref(segments: request.rest)
                 return .json(InspectorProtocol.seqResult(try update(ref, value: try Self.value(inBody: request.body))))
             },
-            FeatureRoute(.delete, item, writes: true, pathForm: asSent) { [unowned self] request throws(HubError) in
+            FeatureRoute(.delete, item, writes: true, pathForm: asSent, crossesFleet: crossesFleet) {
+                [unowned self] request throws(HubError) in
                 .json(InspectorProtocol.seqResult(try delete(try PreferencePath.ref(segments: request.rest))))
             },
         ]

@@ -4,6 +4,8 @@ import KeyscopeInspector
 /// The inspector's view of the preferences: the Preferences panel, and (in PreferencesRepository+Edits.swift) the
 /// edits, deletes and rescans that `/api/preferences` and the WebSocket `preference` request ask for.
 extension PreferencesRepository: PreferencesEndpoint {
+    public var revealsSecrets: Bool { configuration.revealSecrets }
+
     /// What `GET /api/preferences` returns (docs/preferences.md, "The panel"):
     /// `{"editing", "reveal", "showSystemKeys", "containers": [{"source", "container", "store", "location", "count"}],
     /// "items": [{"id", "key", "value", "type", "source", "container", "suite"|"service", "store", "timestamp",

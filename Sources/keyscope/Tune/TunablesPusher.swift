@@ -47,16 +47,20 @@ struct TunablesPusher {
         }
         let client: TunablesClient
         do {
-            client = TunablesClient(endpoint: try server.endpoint())
+            client = try server.tunablesClient()
         } catch {
             handled = nil
             Self.notice("could not push \(file.path): \(error); the next save is pushed again")
             return
         }
+        let what = "\(values.count) tunable\(values.count == 1 ? "" : "s")"
         do {
-            let result = try client.replace(with: values)
-            let what = "\(values.count) tunable\(values.count == 1 ? "" : "s")"
-            Console.line("pushed \(what) (\(result.seq.map { "seq \($0)" } ?? "nothing changed"))")
+            if server.allInstances {
+                try pushEverywhere(values, client: client, what: what)
+            } else {
+                let result = try client.replace(with: values)
+                Console.line("pushed \(what) (\(result.seq.map { "seq \($0)" } ?? "nothing changed"))")
+            }
         } catch {
             if error.code == nil {
                 // Not refused, not reached: a save of the same bytes should try again.
@@ -64,6 +68,22 @@ struct TunablesPusher {
                 Self.notice("could not push \(file.path): \(error.message); the next save is pushed again")
             } else {
                 Self.notice("the service refused \(file.path): \(TuneFailure.line(error, server: server))")
+            }
+        }
+    }
+
+    /// `--instance '*'`: one line per live instance. An instance that refused is named; the watch goes on.
+    private func pushEverywhere(_ values: [String: StoreValue], client: TunablesClient, what: String)
+        throws(TunablesClientError)
+    {
+        let answers = try client.replaceEverywhere(with: values)
+        if answers.isEmpty { Self.notice("no live instance in the fleet to push \(file.path) to") }
+        for (id, answer) in answers.sorted(by: { $0.key < $1.key }) {
+            switch answer {
+            case .success(let result):
+                Console.line("\(id): pushed \(what) (\(result.seq.map { "seq \($0)" } ?? "nothing changed"))")
+            case .failure(let error):
+                Self.notice("\(id) refused \(file.path): \(error.description)")
             }
         }
     }

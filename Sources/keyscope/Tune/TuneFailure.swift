@@ -44,9 +44,24 @@ extension ClientOptions {
     /// Every tunable of the server these options name (`GET /tune`); a failure is reported as ``TuneFailure`` does.
     func tunableValues() throws -> [String: StoreValue] {
         do {
-            return try TunablesClient(endpoint: try endpoint()).values()
+            return try tunablesClient().values()
         } catch let error as TunablesClientError {
             throw TuneFailure.report(error, server: self)
         }
+    }
+
+    /// A client of the tunables these options name. With `--instance`, the server must be a fleet dashboard: a
+    /// server of one process ignores the parameter, and its own tunables would be taken for the instance's.
+    func tunablesClient() throws -> TunablesClient {
+        let endpoint = try endpoint()
+        let client = TunablesClient(endpoint: endpoint)
+        guard let instance else { return client }
+        let answer = try? client.http.send(method: "GET", target: "/api/fleet", body: nil)
+        if let answer, answer.status == 404 {
+            throw CommandFailure(
+                "--instance \(instance): \(endpoint) is not a fleet dashboard; point --port or --url at a "
+                    + "`keyscope fleet`")
+        }
+        return client
     }
 }

@@ -23,6 +23,10 @@ struct TuneSetCommand: ParsableCommand {
             read_only, no_tunables, …); unknown_key (a service whose schema takes no new keys) also lists the \
             tunables there are and the closest one.
 
+            Against a fleet dashboard (keyscope fleet), --instance ID sets it on that instance and --instance '*' on \
+            every live one, with one line per instance ("ID: KEY = VALUE (seq N)" or "ID: error CODE: MESSAGE"; \
+            exit status 1 unless every instance took it).
+
             A negative number is taken as a VALUE (-5, -2.5), not as an option. A string that reads as a number \
             ("64") cannot be sent this way: put it in the file and use `tune watch`.
 
@@ -31,6 +35,7 @@ struct TuneSetCommand: ParsableCommand {
               keyscope tune set accent '#ff8800'
               keyscope tune set greeting 'Hello, world/2'
               keyscope tune set offset -5
+              keyscope tune set toolbar_height 64 --instance '*'
             """
     )
 
@@ -48,13 +53,42 @@ struct TuneSetCommand: ParsableCommand {
     }
 
     func run() throws {
+        let client = try server.tunablesClient()
+        if server.allInstances { return try setEverywhere(client) }
         let result: TunablesClient.Result
         do {
-            result = try TunablesClient(endpoint: try server.endpoint()).set(key: key, text: value)
-        } catch let error as TunablesClientError {
+            result = try client.set(key: key, text: value)
+        } catch {
             throw TuneFailure.report(error, server: server, key: key)
         }
+        Console.line(line(result))
+    }
+
+    /// `--instance '*'`: one line per live instance, `ID: KEY = VALUE (seq N)` or `ID: error CODE: MESSAGE`; exit
+    /// status 1 unless every instance took it.
+    private func setEverywhere(_ client: TunablesClient) throws {
+        let answers: TunablesClient.Answers
+        do {
+            answers = try client.setEverywhere(key: key, text: value)
+        } catch {
+            throw TuneFailure.report(error, server: server, key: key)
+        }
+        guard !answers.isEmpty else {
+            Console.error("error: no live instance in the fleet")
+            throw ExitCode.failure
+        }
+        let lines = answers.sorted(by: { $0.key < $1.key }).map { id, answer in
+            switch answer {
+            case .success(let result): "\(id): \(line(result))"
+            case .failure(let error): "\(id): error \(error.description)"
+            }
+        }
+        lines.forEach(Console.line)
+        if answers.values.contains(where: { (try? $0.get()) == nil }) { throw ExitCode.failure }
+    }
+
+    private func line(_ result: TunablesClient.Result) -> String {
         let stored = result.value?.jsonText(sortedKeys: true) ?? value
-        Console.line("\(key) = \(stored) (\(result.seq.map { "seq \($0)" } ?? "nothing changed"))")
+        return "\(key) = \(stored) (\(result.seq.map { "seq \($0)" } ?? "nothing changed"))"
     }
 }

@@ -35,6 +35,9 @@ struct TuneWatchCommand: ParsableCommand {
             a service started or restarted later is found. Ctrl-C or \
             SIGTERM stops it (exit status 0).
 
+            Against a fleet dashboard (keyscope fleet), --instance ID pushes to that instance, and --instance '*' \
+            to every live one, with one line per instance.
+
             Examples:
               keyscope tune pull && keyscope tune watch
               keyscope tune watch config/tunables.json --port 8081
