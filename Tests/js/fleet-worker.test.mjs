@@ -1,10 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DiffModel } from "../../Public/app/worker/diff-model.mjs";
-import { fleetFeatureModels, featureModels } from "../../Public/app/worker/feature-models.mjs";
 import { FleetChannel } from "../../Public/app/worker/fleet-channel.mjs";
 import { FleetModel, fleetMode } from "../../Public/app/worker/fleet-model.mjs";
-import { FleetTunablesModel, findTunablesStore, notCarried } from "../../Public/app/worker/fleet-tunables-model.mjs";
+import { urlOf } from "../../Public/app/worker/http.mjs";
+import { PreferencesModel } from "../../Public/app/worker/preferences-model.mjs";
+import { TunablesModel } from "../../Public/app/worker/tunables-model.mjs";
 import { LogModel } from "../../Public/app/worker/log-model.mjs";
 import { RequestRouter, shape } from "../../Public/app/worker/request-router.mjs";
 import { Session } from "../../Public/app/worker/session.mjs";
@@ -166,35 +167,31 @@ test("the channel opens the merged stream once, skips changes, matches replies, 
   channel.close();
 });
 
-test("a fleet dashboard's panel models: tunables from the mirror, the others say they are not carried", () => {
-  assert.deepEqual(Object.keys(fleetFeatureModels).sort(), Object.keys(featureModels).sort());
+test("on a fleet dashboard the feature models reach the picked instance", async () => {
+  assert.equal(urlOf({ origin: "http://h", carriedTo: () => "shop 1" }, "/tune"), "http://h/tune?instance=shop%201");
+  assert.equal(urlOf({ origin: "http://h", carriedTo: () => "shop-1" }, "/a?b=1"), "http://h/a?b=1&instance=shop-1");
+  assert.equal(urlOf({ origin: "http://h", carriedTo: () => "*" }, "/tune"), "http://h/tune", "all instances: none");
+  assert.equal(urlOf({ origin: "http://h", carriedTo: () => null }, "/tune"), "http://h/tune", "a single server");
+  assert.equal(urlOf({ origin: "http://h" }, "/api/fleet"), "http://h/api/fleet", "a model of no instance");
   const { s } = session();
   s.receive(hello("shop-1"));
-  const tunables = new FleetTunablesModel(s, { onChange: () => {} });
-  const before = tunables.build();
-  assert.equal(before.status, "loading", "no state yet");
-  s.receive(snapshot(3, '{"n":0}', ',{"id":"app/file:/srv/x/live-constants.json","root":{"height":44,"ratio":1.5},"scope":"app","storage":"file:/srv/x/live-constants.json","version":"1.0.0"}'));
-  assert.equal(findTunablesStore(s.mirror.stores), "app/file:/srv/x/live-constants.json");
+  const urls = [];
+  const panel = '{"additionalKeys":true,"defaults":{"height":44},"schema":null,"store":"app/file:/x/live-constants.json","values":{"height":48}}';
+  const fetch = async (url, init) => {
+    urls.push([url, init.method ?? "GET", init.body ?? null]);
+    return { status: 200, text: async () => (url.includes("/api/tunables") ? panel : '{"ok":true,"seq":4,"count":1}') };
+  };
+  const tunables = new TunablesModel(s, { origin: "http://f", token: "t", onChange: () => {}, fetch });
+  tunables.watch();
+  await new Promise((resolve) => setTimeout(resolve, 0));
   const section = tunables.build();
   assert.equal(section.status, "ready");
-  assert.equal(section.fleet, true);
-  assert.deepEqual(section.rows.map((r) => [r.key, r.control.kind, r.modified, r.isNew]), [["height", "stepper", false, false], ["ratio", "number", false, false]]);
-  const answers = [];
-  tunables.act({ action: "replace", source: "defaults" }, (a) => answers.push(a));
-  tunables.act({ action: "export" }, (a) => answers.push(a));
-  assert.deepEqual(answers[0], { ok: false, message: notCarried, seq: null });
-  assert.match(answers[1].text, /"height": 44/);
-  const preferences = new fleetFeatureModels.preferences(s, {});
-  const shown = preferences.build();
-  assert.equal(shown.status, "unavailable");
-  assert.match(shown.message, /fleet dashboard does not carry/);
-  assert.equal(preferences.build(), undefined, "said once");
-  const { s: bare } = session();
-  bare.receive(hello("shop-2"));
-  bare.receive(snapshot(1));
-  const none = new FleetTunablesModel(bare, { onChange: () => {} }).build();
-  assert.equal(none.status, "unavailable");
-  assert.match(none.message, /shop-2 has no tunables store/);
+  assert.deepEqual(section.rows.map((r) => [r.key, r.modified]), [["height", true]], "the instance's defaults are known");
+  const replaced = await tunables.replace("defaults");
+  assert.deepEqual(replaced, { ok: true, message: "", seq: 4 });
+  assert.deepEqual(urls, [["http://f/api/tunables?instance=shop-1", "GET", null], ["http://f/tune?instance=shop-1", "POST", '{"height":44}']]);
+  const preferences = new PreferencesModel(s, { origin: "http://f", token: "t", onChange: () => {}, fetch });
+  assert.equal(preferences.carriedTo(), "shop-1");
 });
 
 test("the diff model reads the pair asked for last and answers a detail", async () => {

@@ -1,6 +1,6 @@
 // What a panel fetched over HTTP (Tunables, Preferences, Watches) shows besides its content: a status line (loading,
 // the fetch's error with "Try again", or a note), the card for a server that has none of what it lists, with
-// what the server said, and the note of a panel a fleet dashboard cannot show (status "unavailable").
+// what the server said.
 
 import { h, setProp, setText } from "./dom.mjs";
 
@@ -11,27 +11,23 @@ import { h, setProp, setText } from "./dom.mjs";
  *   `elements`: the status line and the card, for the panel's body; `draw` shows the model's status
  */
 export function panelStatus({ testid, className, onRetry, empty }) {
-  const unavailable = h("div", { className: "card fleet-unavailable", hidden: true, attrs: { "data-testid": `${testid}-unavailable`, role: "note" } });
   const text = h("span", {});
   const retry = h("button", { type: "button", className: "link-button", textContent: "Try again", hidden: true, on: { click: onRetry } });
   const line = h("p", { className: `${className}-status`, hidden: true, attrs: { "data-testid": `${testid}-status`, role: "status" } }, text, " ", retry);
   const reason = h("p", { className: `muted ${className}-empty-reason` });
   const card = h("div", { className: `card ${className}-empty`, hidden: true, attrs: { "data-testid": `${testid}-empty` } }, ...empty, reason);
   return {
-    elements: [line, card, unavailable],
+    elements: [line, card],
     /**
-     * @param {string} status the model's: idle, loading, ready, none, error, or unavailable (through a fleet
-     *   dashboard, which does not carry the panel's routes: `message` says so)
+     * @param {string} status the model's: idle, loading, ready, none or error
      * @param {string} message the model's (the error, or why there is none)
      * @param {string} loading the line while loading
      * @param {string} [note] the line otherwise
      */
     draw(status, message, loading, note = "") {
-      setProp(unavailable, "hidden", status !== "unavailable");
-      setText(unavailable, status === "unavailable" ? message : "");
       setProp(card, "hidden", status !== "none");
       setText(reason, status === "none" && message ? `The server said: ${message}` : "");
-      const shown = status === "loading" || status === "idle" ? loading : status === "error" ? message : status === "unavailable" ? "" : note;
+      const shown = status === "loading" || status === "idle" ? loading : status === "error" ? message : note;
       setText(text, shown);
       setProp(line, "hidden", shown === "");
       setProp(retry, "hidden", status !== "error");
@@ -40,9 +36,9 @@ export function panelStatus({ testid, className, onRetry, empty }) {
 }
 
 /**
- * Whether a panel's model has nothing to show from this server: none of it, or not through a fleet dashboard.
+ * Whether a panel's model has nothing to show from this server.
  * @param {string} status
  */
 export function absent(status) {
-  return status === "none" || status === "unavailable";
+  return status === "none";
 }

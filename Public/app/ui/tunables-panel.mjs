@@ -1,9 +1,9 @@
 // The Tunables panel: a service's live-tweakable constants, one row and control each, grouped by the schema's
 // group and searchable. Single values go out as `tune` requests through the worker's WebSocket, and so do new keys
 // ("Add key") and the removal of keys the defaults lack (marked "new"); reset all and import replace the whole set
-// (`POST /tune`, sent by the worker) after a confirmation that lists what changes. On a fleet dashboard the rows
-// are the picked instance's values, and edits go to it, another instance or every live one (each one's answer
-// under the row); reset all and import need the instance's own dashboard.
+// (`POST /tune`, sent by the worker) after a confirmation that lists what changes. On a fleet dashboard the panel
+// is the picked instance's (its schema and defaults too), and single edits go to it, another instance or every
+// live one (each one's answer under the row); reset all and import replace the picked instance's set.
 
 import { shortStoreName } from "../../lib/format.mjs";
 import { FeatureMessage, ToWorker } from "../../lib/messages.mjs";
@@ -82,7 +82,7 @@ export class TunablesPanel {
     const status = model?.status ?? "loading";
     const rows = model?.rows ?? [];
     const ready = status === "ready" || (status !== "none" && rows.length > 0);
-    setProp(this.readOnlyNote, "hidden", !readOnly || status === "none" || status === "unavailable");
+    setProp(this.readOnlyNote, "hidden", !readOnly || status === "none");
     setProp(this.list, "disabled", readOnly);
     setProp(this.resetAll, "disabled", readOnly || !ready);
     // A closed schema ("additionalKeys": false) refuses new keys: no way to add one is offered.
@@ -91,22 +91,16 @@ export class TunablesPanel {
     setProp(this.addButton, "title", readOnly ? "This server is read-only" : "Add a tunable the defaults do not have");
     if ((readOnly || !model?.additionalKeys) && this.adder.open) this.adder.close();
     setProp(this.importButton, "disabled", readOnly || !ready);
-    // Through a fleet dashboard there is no POST /tune: the whole-set actions are the instance's own dashboard's.
-    setProp(this.resetAll, "hidden", Boolean(model?.fleet));
-    setProp(this.importButton, "hidden", Boolean(model?.fleet));
     setProp(this.exportButton, "disabled", !ready);
     setProp(this.search, "hidden", !ready);
-    this.status.draw(status, model?.message ?? "", "Loading the tunables…", ready && model.fleet
-      ? `Through the fleet dashboard: ${model.instance}'s values, each with the control its type calls for. Its schema, defaults, Reset all and Import are served by its own dashboard (GET /api/tunables, POST /tune), which the fleet does not carry.`
-      : ready && !model.live
-        ? `The store ${model.store} is not in the dashboard's copy of the stores: these values are from when the panel loaded and do not follow changes.`
-        : "");
+    this.status.draw(status, model?.message ?? "", "Loading the tunables…", ready && !model.live
+      ? `The store ${model.store} is not in the dashboard's copy of the stores: these values are from when the panel loaded and do not follow changes.`
+      : "");
     setText(this.storeName, model?.store ? shortStoreName(model.store) : "");
     setProp(this.storeName, "title", model?.store ? `The tunables' store: ${model.store}` : "");
     const groups = ready ? groupRows(rows, this.search.value) : [];
     const shown = groups.reduce((n, g) => n + g.rows.length, 0);
-    // Through a fleet dashboard there are no defaults: nothing reads "modified".
-    setText(this.counts, !ready ? "" : model.fleet ? `${rows.length} tunable${rows.length === 1 ? "" : "s"}${shown === rows.length ? "" : ` · ${shown} shown`}` : countsText(rows, shown));
+    setText(this.counts, !ready ? "" : countsText(rows, shown));
     setText(this.noMatch, `No tunable matches “${this.search.value.trim()}”.`);
     setProp(this.noMatch, "hidden", !ready || shown > 0 || rows.length === 0);
     this.placeRows(rows, groups);

@@ -6,11 +6,10 @@
 //   `{type: "<name>-answer", tag, …data}`;
 // - optionally `setShown(shown)` (its panel was shown or hidden) and `noteChanges(entries)` (changes arrived).
 //
-// On a fleet dashboard (docs/fleet.md) the panels show the instance picked, whose own HTTP routes the fleet does
-// not carry: `fleetFeatureModels` are the models used there instead.
+// On a fleet dashboard (docs/fleet.md) the same models show the instance picked: their HTTP requests name it
+// (`?instance=ID`, see http.mjs) and the dashboard carries them to it.
 
 import { DiffModel } from "./diff-model.mjs";
-import { FleetTunablesModel, unavailableModel } from "./fleet-tunables-model.mjs";
 import { PreferencesModel } from "./preferences-model.mjs";
 import { TunablesModel } from "./tunables-model.mjs";
 import { WatchesModel } from "./watches-model.mjs";
@@ -20,13 +19,5 @@ export const featureModels = Object.freeze({
   tunables: TunablesModel,
   preferences: PreferencesModel,
   watches: WatchesModel,
-  diff: DiffModel,
-});
-
-/** The models on a fleet dashboard, by panel name (the same names as `featureModels`). */
-export const fleetFeatureModels = Object.freeze({
-  tunables: FleetTunablesModel,
-  preferences: unavailableModel("Preferences and secrets are read and edited by each instance's own inspector (GET /api/preferences), which the fleet dashboard does not carry: open the instance's own dashboard for them. Their mirror stores are in the Stores tab."),
-  watches: unavailableModel("Watched statuses and rules are served by each instance's own inspector (GET /api/watches), which the fleet dashboard does not carry: open the instance's own dashboard for them."),
   diff: DiffModel,
 });

@@ -3,7 +3,7 @@
 // the page's messages.
 
 import { featurePanels } from "../../lib/panels.mjs";
-import { featureModels, fleetFeatureModels } from "./feature-models.mjs";
+import { featureModels } from "./feature-models.mjs";
 
 export class FeaturePanels {
   /** @param {{origin: string, token: string, onChange: () => void}} options what every model is made with */
@@ -11,18 +11,19 @@ export class FeaturePanels {
     this.options = options;
     /** @type {Map<string, any>} */
     this.models = new Map();
-    /** Whether the models are a fleet dashboard's (fleetFeatureModels). */
+    /** Whether the models show an instance of a fleet dashboard. */
     this.onFleet = false;
   }
 
   /**
-   * Makes the models for a session: a single server's, or a fleet dashboard's. A model that reads no session
-   * (`static sessionFree`, the Diff's) keeps what it has; one replaced is told it is hidden (its timers stop).
+   * Makes the models for a session: a single server's, or one instance's of a fleet dashboard (the same models:
+   * their requests name the instance). A model that reads no session (`static sessionFree`, the Diff's) keeps what
+   * it has; one replaced is told it is hidden (its timers stop).
    * @param {import("./session.mjs").Session} session
    * @param {boolean} onFleet
    */
   make(session, onFleet) {
-    const kinds = onFleet ? fleetFeatureModels : featureModels;
+    const kinds = featureModels;
     this.onFleet = onFleet;
     for (const name of featurePanels) {
       const kept = this.models.get(name);

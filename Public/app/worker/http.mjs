@@ -1,12 +1,26 @@
 // The worker's HTTP requests to the server (the panels fetched over HTTP, recordings): the token's header, the
-// server's error body (`{"error": {"code", "message"}}`) read and worded, a GET of a JSON panel, a POST.
+// server's error body (`{"error": {"code", "message"}}`) read and worded, a GET of a JSON panel, a POST. A feature
+// panel's model on a fleet dashboard names the instance picked (its `carriedTo()`): the dashboard carries each such
+// request with `?instance=ID` to it (docs/fleet.md "Feature panels through the fleet").
 
 import { parseJSON } from "../../lib/json-reader.mjs";
 
 /**
- * What a model that talks HTTP has: the server's http://host:port, the token, and fetch (a fake one in tests).
- * @typedef {{origin: string, token: string, fetch: typeof fetch}} Client
+ * What a model that talks HTTP has: the server's http://host:port, the token, fetch (a fake one in tests) and,
+ * for a feature panel's model, `carriedTo()`: the fleet instance its requests are for (none on a single server).
+ * @typedef {{origin: string, token: string, fetch: typeof fetch, carriedTo?: () => string|null|undefined}} Client
  */
+
+/**
+ * The URL of `path` on the client's server; with `?instance=ID` when the client is for one instance of a fleet.
+ * @param {Client} client
+ * @param {string} path
+ */
+export function urlOf({ origin, carriedTo }, path) {
+  const instance = carriedTo?.();
+  if (typeof instance !== "string" || instance === "*") return `${origin}${path}`;
+  return `${origin}${path}${path.includes("?") ? "&" : "?"}instance=${encodeURIComponent(instance)}`;
+}
 
 /**
  * The headers of a request with the token.
@@ -54,9 +68,10 @@ export function errorText(error) {
  * @returns {Promise<{status: "ready", body: T} | {status: "none"|"error", message: string, code?: string}>}
  *   `code` is the server's error code when it answered
  */
-export async function getJSON({ origin, token, fetch }, path, what, read) {
+export async function getJSON(client, path, what, read) {
+  const { token, fetch } = client;
   try {
-    const response = await fetch(`${origin}${path}`, { headers: authHeaders(token), cache: "no-store" });
+    const response = await fetch(urlOf(client, path), { headers: authHeaders(token), cache: "no-store" });
     const text = await response.text();
     if (response.status === 200) return { status: "ready", body: read(parseJSON(text)) };
     const error = errorOf(text, response.status);
@@ -74,9 +89,10 @@ export async function getJSON({ origin, token, fetch }, path, what, read) {
  * @param {string} body
  * @returns {Promise<{ok: true, status: number, text: string} | {ok: false, status: number, error: {code: string, message: string}}>}
  */
-export async function postJSON({ origin, token, fetch }, path, body) {
+export async function postJSON(client, path, body) {
+  const { token, fetch } = client;
   try {
-    const response = await fetch(`${origin}${path}`, {
+    const response = await fetch(urlOf(client, path), {
       method: "POST", headers: authHeaders(token, { "Content-Type": "application/json" }), body, cache: "no-store",
     });
     const text = await response.text();

@@ -21,6 +21,8 @@ export class PreferencesModel {
    */
   constructor(session, { origin, token, onChange, fetch = (...args) => globalThis.fetch(...args), clock = {} }) {
     Object.assign(this, { session, origin, token, onChange, fetch });
+    /** The fleet instance the requests are for (http.mjs): the session's, on a fleet dashboard. */
+    this.carriedTo = () => session.instance;
     /** @type {PreferencesStatus} */
     this.status = "idle";
     this.message = "";

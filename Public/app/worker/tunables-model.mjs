@@ -18,6 +18,8 @@ export class TunablesModel {
    */
   constructor(session, { origin, token, onChange, fetch = (...args) => globalThis.fetch(...args) }) {
     Object.assign(this, { session, origin, token, onChange, fetch });
+    /** The fleet instance the requests are for (http.mjs): the session's, on a fleet dashboard. */
+    this.carriedTo = () => session.instance;
     /** @type {TunablesStatus} */
     this.status = "idle";
     this.message = "";

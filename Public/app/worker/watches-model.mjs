@@ -23,6 +23,8 @@ export class WatchesModel {
    */
   constructor(session, { origin, token, onChange, fetch = (...args) => globalThis.fetch(...args), clock = {} }) {
     Object.assign(this, { session, origin, token, onChange, fetch });
+    /** The fleet instance the requests are for (http.mjs): the session's, on a fleet dashboard. */
+    this.carriedTo = () => session.instance;
     this.setRepeat = clock.setRepeat ?? ((f, ms) => setInterval(f, ms));
     this.clearRepeat = clock.clearRepeat ?? ((t) => clearInterval(t));
     this.now = clock.now ?? (() => Date.now());

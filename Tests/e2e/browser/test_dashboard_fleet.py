@@ -240,8 +240,8 @@ def test_a_write_to_every_instance_shows_each_answer(browser, request, fleet):
 
 def test_a_tunable_sent_to_every_instance_reaches_the_writable_ones(browser, request, fleet):
     page = open_dashboard(browser, request, fleet, "&instance=shop-1&panel=tunables")
-    row = wait_for(page, lambda d: next(iter(visible(d, '[data-testid="tunable-row"][data-kind="stepper"]')), None),
-                   "no integer tunable (a stepper) in shop-1's tunables")
+    row = wait_for(page, lambda d: next(iter(visible(d, '[data-testid="tunable-row"][data-type="integer"]')), None),
+                   "no integer tunable in shop-1's tunables")
     key = row["key"]
     before = {i: http(fleet[i], "GET", "/tune").json()[key] for i in ("shop-1", "shop-2", "shop-3")}
     select_when_listed(page, "tunables-target", "*")
@@ -250,24 +250,38 @@ def test_a_tunable_sent_to_every_instance_reaches_the_writable_ones(browser, req
     answers = wait_for(page, lambda d: fleet_answers(d, "tunable-answers"), f"no answer per instance for {key}")
     assert {i: a["ok"] for i, a in answers.items()} == {"shop-1": True, "shop-2": True, "shop-3": False}, answers
     assert answers["shop-3"]["code"] == "read_only"
-    wanted = before["shop-1"] + 1
+    wanted = http(fleet["shop-1"], "GET", "/tune").json()[key]
+    assert wanted > before["shop-1"], (wanted, before)
     for instance in ("shop-1", "shop-2"):
         assert http(fleet[instance], "GET", "/tune").json()[key] == wanted, instance
     assert http(fleet["shop-3"], "GET", "/tune").json()[key] == before["shop-3"]
-    # Whole-set replacements need the instance's own dashboard: not offered here.
-    assert not by_testid(page, "tunables-reset-all").is_displayed()
-    assert not by_testid(page, "tunables-import").is_displayed()
+    # The instance's defaults came through the fleet: the changed row reads "modified", and Reset all puts back
+    # the picked instance's defaults (carried as POST /tune?instance=shop-1), no other instance's.
+    changed = page.find_element(By.CSS_SELECTOR, f'[data-testid="tunable-row"][data-key="{key}"]')
+    wait_for(page, lambda _: changed.get_attribute("data-modified") == "true", f"{key} is not marked modified")
+    defaults = http(fleet["shop-1"], "GET", "/api/tunables").json()["defaults"]
+    by_testid(page, "tunables-reset-all").click()
+    wait_for(page, lambda d: by_testid(d, "tunables-confirm").is_displayed(), "no confirmation of Reset all")
+    by_testid(page, "tunables-confirm-apply").click()
+    wait_until(lambda: http(fleet["shop-1"], "GET", "/tune").json() == defaults, "shop-1 back at its defaults", WAIT)
+    assert http(fleet["shop-2"], "GET", "/tune").json()[key] == wanted, "Reset all reached another instance"
     assert_no_console_error(page)
 
 
-def test_panels_the_fleet_does_not_carry_say_so(browser, request, fleet):
+def test_preferences_and_watches_are_the_picked_instances(browser, request, fleet):
     page = open_dashboard(browser, request, fleet, "&instance=shop-2&panel=preferences")
-    for panel in ("preferences", "watches"):
-        open_tab(page, panel)
-        note = wait_for(page, lambda d: next((n for n in visible(d, f'[data-testid="{panel}-unavailable"]')), None),
-                        f"the {panel} panel does not say it is not available here")
-        assert "fleet dashboard does not carry" in note["text"], note
-        assert not visible(page, f'[data-testid="{panel}-empty"]'), f"{panel} shows its empty card instead"
+    own = http(fleet["shop-2"], "GET", "/api/preferences").json()["items"]
+    wanted = {(i["source"], i["container"], i["key"]) for i in own}
+    assert wanted, "the demo instance scans no preferences"
+    rows = """return [...document.querySelectorAll('[data-testid="preference-row"]')]
+      .map((e) => [e.dataset.source, e.dataset.container, e.dataset.key]);"""
+    shown = wait_for(page, lambda d: (found := {tuple(r) for r in d.execute_script(rows)}) and found,
+                     "the Preferences panel lists nothing for shop-2")
+    assert shown <= wanted and len(shown) >= min(len(wanted), 5), (shown, wanted)
+    open_tab(page, "watches")
+    statuses = http(fleet["shop-2"], "GET", "/api/watches").json()["statuses"]
+    wait_for(page, lambda d: len(visible(d, '[data-testid="watch-status-value"]')) == len(statuses),
+             "the Watches panel does not show shop-2's statuses")
     assert_no_console_error(page)
 
 
