@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 
-from support import KeyscopeServer, http, wait_for
+from support import KeyscopeServer, LoopbackAddress, http, wait_for
 
 FLEET = "e2e"
 
@@ -51,3 +51,18 @@ def running_fleet(redis, *instances: tuple[str, ...], rate: int = 20, dashboard_
     finally:
         for server in (dashboard, *servers):
             server.stop()
+
+
+class FleetInstanceAddress(LoopbackAddress):
+    """One instance as the fleet dashboard serves it: the dashboard's port and token, every request and WebSocket
+    with `instance=ID`, and the instance's own pid (which its hello names), so that tests written for one server run
+    through the fleet unchanged."""
+
+    def __init__(self, dashboard: KeyscopeServer, instance: KeyscopeServer, instance_id: str) -> None:
+        super().__init__(dashboard.port, dashboard.token)
+        self.pid = instance.pid
+        self.instance_id = instance_id
+
+    @property
+    def query(self) -> str:
+        return f"instance={self.instance_id}"

@@ -86,9 +86,19 @@ class LoopbackAddress:
         items = []
         if token is not None:
             items.append("token=" + (token or self.token))
-        if query:
-            items.append(query)
+        items += [item for item in (self.query, query) if item]
         return f"ws://{self.host_header}/ws" + ("?" + "&".join(items) if items else "")
+
+    @property
+    def query(self) -> str:
+        """Query items every request to this address carries (`instance=ID` for one instance of a fleet)."""
+        return ""
+
+    def target(self, path: str) -> str:
+        """`path` with this address's query items, for an HTTP request line."""
+        if not self.query:
+            return path
+        return path + ("&" if "?" in path else "?") + self.query
 
 
 # MARK: - The server process
@@ -345,7 +355,7 @@ def http(
     all_headers.update(headers or {})
     connection = httpclient.HTTPConnection("127.0.0.1", server.port, timeout=timeout)
     try:
-        connection.request(method, path, body=body, headers=all_headers)
+        connection.request(method, server.target(path), body=body, headers=all_headers)
         response = connection.getresponse()
         data = response.read()
         return Response(response.status, response.reason, list(response.getheaders()), data)

@@ -91,7 +91,7 @@ def head_exchange(server, path: str, method: str = "HEAD") -> tuple[str, dict[st
     """One request on a raw socket, read until the server closes: the status line, the headers and every byte after
     them (http.client would not show a body that a HEAD answer must not have)."""
     request = (
-        f"{method} {path} HTTP/1.1\r\nHost: {server.host_header}\r\n"
+        f"{method} {server.target(path)} HTTP/1.1\r\nHost: {server.host_header}\r\n"
         f"Authorization: Bearer {server.token}\r\nConnection: close\r\n\r\n"
     )
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:

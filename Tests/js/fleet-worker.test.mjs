@@ -82,6 +82,20 @@ test("one instance's stream: a reconnect's hole is marked, a restart is another 
   assert.equal(s.mirror.seq, 3);
 });
 
+test("one instance's stream resumes: no hole, and another pid of the instance starts over", () => {
+  const { s } = session();
+  const instanceHello = (pid, resumed) => `{"fleet":"shop","instance":"shop-1","protocol":1,"readOnly":false,"resumed":${resumed},"server":{"name":"shop","pid":${pid},"version":"1"},"type":"hello"}`;
+  s.receive(instanceHello(41, false));
+  s.receive(snapshot(10));
+  assert.equal(s.resumeSeq(), 10);
+  const entries = s.ring.end;
+  assert.equal(s.receive(instanceHello(41, true)), "ok");
+  s.receive('{"type":"changes","entries":[{"patches":[{"new":11,"old":0,"op":"set","path":"n"}],"seq":11,"store":"app/memory","time":"2026-11-21T10:00:00.000000Z","txn":null}]}');
+  assert.equal(s.mirror.seq, 11);
+  assert.equal(s.ring.end, entries + 1, "the change, and no gap entry");
+  assert.equal(s.receive(instanceHello(42, true)), "restart", "the instance restarted: its seqs are another run's");
+});
+
 test("the fleet model polls once the hello says fleet, and builds the picker's section", async () => {
   const asked = [];
   const repeats = [];

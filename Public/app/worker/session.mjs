@@ -49,7 +49,7 @@ export class Session {
     this.fleetName = null;
     /** The fleet's instances, from the merged stream's `fleet` messages. @type {import("../../lib/fleet.mjs").FleetList|null} */
     this.fleetList = null;
-    /** The seq the mirror had when a fleet instance's stream reconnected (its server does not resume). */
+    /** The seq the mirror had when a fleet instance's stream reconnected without resuming. */
     this.reconnectFrom = null;
     this.epoch = 0;
     this.entriesReceived = 0;
@@ -126,8 +126,9 @@ export class Session {
       return "restart";
     }
     if (!previous || previous.pid !== message.server.pid) this.epoch++;
-    // A fleet dashboard does not resume: the changes until its snapshot are a hole in this log (see snapshot).
-    this.reconnectFrom = message.instance && previous ? this.mirror.seq : null;
+    // A fleet instance's stream that did not resume (the dashboard had not read the instance yet, or an older
+    // dashboard): the changes until its snapshot are a hole in this log (see snapshot).
+    this.reconnectFrom = message.instance && previous && !message.resumed ? this.mirror.seq : null;
     this.server = message.server;
     this.readOnly = message.readOnly;
     this.instance = message.instance;

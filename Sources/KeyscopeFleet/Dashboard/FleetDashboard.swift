@@ -120,7 +120,9 @@ public final class FleetDashboard: InspectorFeature {
         let target = query["instance"] ?? "*"
         if target == "*" { return AllInstancesStream(view: view, readOnly: readOnly) }
         guard view.instance(target) != nil else { throw view.unknownInstanceError(target) }
-        return InstanceStream(view: view, instance: target, readOnly: readOnly)
+        // As on an instance's own inspector, a resume value that is not an integer ≥ 0 is ignored.
+        let resume = query["resume"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        return InstanceStream(view: view, instance: target, readOnly: readOnly, resume: resume)
     }
 
     public func attached(to hub: InspectorHub) {

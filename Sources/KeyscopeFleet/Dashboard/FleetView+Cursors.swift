@@ -33,6 +33,20 @@ extension FleetView {
         }
     }
 
+    /// A cursor for a client that resumes after `seq` (docs/protocol.md "Resuming"): at `seq + 1`, with no snapshot,
+    /// when the instance has reached `seq` (reading it gives a gap and a snapshot when the dashboard no longer holds
+    /// `seq + 1`); at the current state, with its snapshot, when `seq` is beyond anything the instance handed out.
+    /// The cursor has seen no subscription list, so the list comes first. `nil` when the instance is not read yet.
+    public func resumeCursor(instance id: String, after seq: Int) -> (snapshot: [UInt8]?, cursor: FleetCursor)? {
+        state.withLock { state in
+            guard let mirror = state.instances[id]?.mirror else { return nil }
+            let beyond = seq > mirror.seq
+            let cursor = FleetCursor(
+                instance: id, next: beyond ? mirror.seq + 1 : seq + 1, epoch: mirror.epoch, subscriptionsSeen: -1)
+            return (beyond ? mirror.snapshotMessage(instance: id) : nil, cursor)
+        }
+    }
+
     /// The next lines for the cursor (at most `maxEntries`, about `maxBytes`), a gap, or a restart; `nil` when
     /// there is nothing new (or the instance is no longer known).
     public func read(_ cursor: inout FleetCursor, maxEntries: Int, maxBytes: Int) -> FleetRead? {

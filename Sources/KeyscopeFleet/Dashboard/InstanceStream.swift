@@ -12,6 +12,8 @@ public final class InstanceStream: FeatureStream {
     let view: FleetView
     let instance: String
     let readOnly: Bool
+    /// The seq the client resumes after (`?resume=SEQ`, docs/protocol.md "Resuming"); `nil` for a fresh start.
+    let resume: Int?
     private let state = Mutex(State())
 
     private struct State {
@@ -19,16 +21,32 @@ public final class InstanceStream: FeatureStream {
         var queue: [[UInt8]] = []
     }
 
-    /// - Parameter readOnly: the dashboard refuses requests itself (`read_only`), `resync` excepted.
-    public init(view: FleetView, instance: String, readOnly: Bool) {
+    /// - Parameters:
+    ///   - readOnly: the dashboard refuses requests itself (`read_only`), `resync` excepted.
+    ///   - resume: the seq the client resumes after, as on an instance's own inspector.
+    public init(view: FleetView, instance: String, readOnly: Bool, resume: Int? = nil) {
         self.view = view
         self.instance = instance
         self.readOnly = readOnly
+        self.resume = resume
     }
 
+    /// `"instance": ID`, `readOnly`, `resumed`, and `server` naming the instance's own process (its name, version
+    /// and pid): a client that resumes sees another pid when the instance restarted, and starts over, as
+    /// docs/protocol.md says.
     public var helloMembers: [String: StoreValue] {
-        let instanceReadOnly = view.instance(instance)?.presence.readOnly ?? false
-        return ["instance": .string(instance), "readOnly": .bool(readOnly || instanceReadOnly)]
+        let presence = view.instance(instance)?.presence
+        var members: [String: StoreValue] = [
+            "instance": .string(instance), "readOnly": .bool(readOnly || (presence?.readOnly ?? false)),
+            "resumed": .bool(resume != nil),
+        ]
+        if let presence {
+            members["server"] = .object([
+                "name": .string(presence.name), "version": .string(presence.version),
+                "pid": .integer(Int64(presence.pid)),
+            ])
+        }
+        return members
     }
 
     public var hasNews: Bool {
@@ -43,6 +61,18 @@ public final class InstanceStream: FeatureStream {
         state.withLock { state -> [UInt8]? in
             if !state.queue.isEmpty { return state.queue.removeFirst() }
             guard var cursor = state.cursor else {
+                if let resume {
+                    // Resumed: the subscription list, then the changes after `resume` (a gap and a snapshot when the
+                    // dashboard no longer holds them, a snapshot alone when the instance never reached it).
+                    guard let (snapshot, resumed) = view.resumeCursor(instance: instance, after: resume) else {
+                        return nil
+                    }
+                    var cursor = resumed
+                    let list = view.subscriptionsUpdate(&cursor)
+                    state.cursor = cursor
+                    if let snapshot { state.queue.append(snapshot) }
+                    return list ?? (state.queue.isEmpty ? nil : state.queue.removeFirst())
+                }
                 // The first message: the state as the dashboard holds it now (once it has read it).
                 guard let (snapshot, cursor) = view.makeCursor(instance: instance) else { return nil }
                 state.cursor = cursor
