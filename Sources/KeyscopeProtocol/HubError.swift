@@ -55,14 +55,19 @@ public struct HubError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Whoever had to answer did not in time: an instance through its fleet, or a server over its limits (HTTP
         /// 503).
         public static let unavailable = Code(rawValue: "unavailable")
+        /// The path is served, but not with that method (HTTP 405): a route a fleet dashboard carried to an
+        /// instance (the server's own answer also names the methods in `Allow`).
+        public static let methodNotAllowed = Code(rawValue: "method_not_allowed")
 
         /// The HTTP status that carries this code: 403 `read_only`; 404 for what does not exist (`unknown_store`,
-        /// `unknown_key`, `not_found`, and the `no_…` codes of features this process does not have); 409
+        /// `unknown_key`, `not_found`, and the `no_…` codes of features this process does not have); 405
+        /// `method_not_allowed`; 409
         /// `conflict`; 413 `too_large`; 429 `too_many`; 503 `unavailable`; 507 `no_space`; 400 for every other code.
         public var httpStatus: Int {
             switch self {
             case .readOnly: 403
             case .unknownStore, .unknownKey, .notFound, .unknownInstance: 404
+            case .methodNotAllowed: 405
             case .conflict: 409
             case .tooLarge: 413
             case .tooMany: 429

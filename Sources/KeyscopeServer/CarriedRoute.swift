@@ -56,15 +56,17 @@ public struct CarriedRoute: Sendable, Hashable {
             if route.writes, readOnly || hub.options.readOnly {
                 return .failure(route.readOnlyRefusal ?? hub.readOnlyRefusal)
             }
+            let takesBody = route.body != .none
             let call = ServerRoute.Call(
-                method: methodCase, path: decoded, rest: rest, json: route.body == .none ? nil : body, bytes: [],
-                query: query)
+                method: methodCase, path: decoded, rest: rest, json: takesBody ? body : nil,
+                bytes: takesBody ? body?.jsonBytes() ?? [] : [], query: query)
             return Self.settle(route.run(call))
         case .methodNotAllowed(let allow, let routePath):
+            let methods = allow.map { $0 == "GET" ? "GET, HEAD" : $0 }.joined(separator: ", ")
             return .failure(
                 HubError(
-                    code: .badRequest,
-                    message: "\(routePath) answers \(allow.joined(separator: " and ")) only, not \(method)"))
+                    code: .methodNotAllowed,
+                    message: "\(routePath) answers \(methods.replacingOccurrences(of: ", ", with: " and ")) only"))
         case .unreadable(let prefix):
             return .failure(
                 .badRequest(

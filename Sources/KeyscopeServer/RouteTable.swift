@@ -182,6 +182,7 @@ struct ServerRoute: Sendable {
             case .none: .none
             case .json: .json
             case .optionalJSON: .optionalJSON
+            case .bytes: .bytes
             }
         writes = route.writes
         pathForm = route.pathForm
@@ -191,7 +192,8 @@ struct ServerRoute: Sendable {
         run = { call in
             do throws(HubError) {
                 let request = FeatureRoute.Request(
-                    method: call.method, path: call.path, rest: call.rest, body: call.json, query: call.query)
+                    method: call.method, path: call.path, rest: call.rest, body: call.json, query: call.query,
+                    bytes: call.bytes)
                 return Self.answer(try route.handle(request))
             } catch {
                 return .error(error)

@@ -64,7 +64,7 @@ import Testing
             (CarriedRoute(method: "GET", path: "/api/nothing"), .notFound),
             (CarriedRoute(method: "GET", path: "/api/snapshot"), .notFound),  // the server's own: not carried
             (CarriedRoute(method: "PATCH", path: "/tune"), .badRequest),
-            (CarriedRoute(method: "DELETE", path: "/api/tunables"), .badRequest),
+            (CarriedRoute(method: "DELETE", path: "/api/tunables"), .methodNotAllowed),
             (CarriedRoute(method: "PUT", path: "/tune/bad%ZZ/1"), .badRequest),
         ]
         for (route, code) in cases {

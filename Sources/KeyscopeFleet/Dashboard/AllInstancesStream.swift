@@ -103,7 +103,7 @@ public final class AllInstancesStream: FeatureStream {
     }
 
     public func handle(_ request: [UInt8], answer: @escaping @Sendable ([[UInt8]]) -> Void) {
-        guard var members = FleetMessages.members(request) else {
+        guard let members = FleetMessages.members(request) else {
             answer([ServerMessages.reply(id: .null, error: FleetMessages.notAnObject)])
             return
         }
@@ -113,7 +113,7 @@ public final class AllInstancesStream: FeatureStream {
             answer([ServerMessages.reply(id: id, result: InspectorProtocol.seqResult(nil))])
             return
         }
-        guard case .string(let target)? = members.removeValue(forKey: "instance") else {
+        guard case .string(let target)? = members["instance"] else {
             answer([
                 ServerMessages.reply(
                     id: id,
@@ -127,11 +127,11 @@ public final class AllInstancesStream: FeatureStream {
             answer([ServerMessages.reply(id: id, error: FleetDashboard.readOnlyRefusal)])
             return
         }
-        let forwarded = StoreValue.object(members).jsonBytes(sortedKeys: true)
+        // As sent: the instance reads it as its own inspector would (the `instance` member is not read there).
         if target == "*" {
-            view.broadcast(forwarded) { reply in answer([reply]) }
+            view.broadcast(request) { reply in answer([reply]) }
         } else {
-            view.send(forwarded, to: target) { reply in answer([reply]) }
+            view.send(request, to: target) { reply in answer([reply]) }
         }
     }
 }

@@ -39,7 +39,7 @@ public final class FleetDashboard: InspectorFeature {
                 }
                 return .encoded(snapshot)
             },
-            FeatureRoute(.post, "/api/request", body: .json, replacesBuiltIn: true) {
+            FeatureRoute(.post, "/api/request", body: .bytes, replacesBuiltIn: true) {
                 [view, readOnly] request throws(HubError) in
                 try Self.carry(request, view: view, readOnly: readOnly)
             },
@@ -79,14 +79,14 @@ public final class FleetDashboard: InspectorFeature {
                 "a fleet dashboard carries a request to an instance: POST /api/request?instance=ID, or instance=* "
                     + "for every live one (GET /api/fleet lists them)")
         }
-        guard case .object(var members)? = request.body else {
+        guard let members = FleetMessages.members(request.bytes) else {
             throw HubError(
                 code: .badJSON, message: "the body must be one request object, such as {\"type\":\"write\",…}")
         }
         if target != "*", view.instance(target) == nil { throw view.unknownInstanceError(target) }
         if readOnly, members["type"] != "resync" { throw readOnlyRefusal }
-        members["instance"] = nil
-        let bytes = StoreValue.object(members).jsonBytes(sortedKeys: true)
+        // As sent: the instance reads it as its own inspector would.
+        let bytes = request.bytes
         return .later { respond in
             let reply: @Sendable ([UInt8]) -> Void = { reply in respond(.encoded(reply, status: Self.status(of: reply)))
             }

@@ -1,3 +1,4 @@
+import KeyscopeCodec
 import KeyscopeCore
 import KeyscopeProtocol
 
@@ -38,9 +39,16 @@ enum FleetMessages {
     }
 
     /// The request's members, `nil` when it is not a JSON object.
+    /// The members of a client's request that the dashboard reads (`id`, `type`, `instance`, `store`…); `nil` when
+    /// the request is not a JSON object. A member whose value does not decode (`{"$color": "red"}`) is left out:
+    /// the request goes on as sent, and the instance answers for it as its own inspector would.
     static func members(_ request: [UInt8]) -> [String: StoreValue]? {
-        (try? StoreValue(jsonBytes: request))?.objectValue
+        guard let members = try? JanssonCodec.decodeMembers(request, maxDepth: maxRequestDepth) else { return nil }
+        return members.compactMapValues { try? $0.get() }
     }
+
+    /// How deep a request may nest: as deep as an instance reads (``FleetResponder``).
+    static let maxRequestDepth = StoreLimits.maxDepth + 8
 
     static let notAnObject = HubError(
         code: .badJSON, message: "a request is one JSON object, such as {\"id\":1,\"type\":\"resync\"}")

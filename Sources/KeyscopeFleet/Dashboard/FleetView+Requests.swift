@@ -9,7 +9,7 @@ extension FleetView {
     /// for the client: the instance's own, or `unavailable` when it did not answer in time. Runs on one of the
     /// view's threads.
     public func send(_ request: [UInt8], to instance: String, completion: @escaping @Sendable ([UInt8]) -> Void) {
-        let object = Self.object(request)
+        let object = FleetMessages.members(request) ?? [:]
         let id = object["id"] ?? .null
         if let refusal = FleetSecretGuard.refusal(for: object) {
             completion(ServerMessages.reply(id: id, error: refusal))
@@ -34,7 +34,7 @@ extension FleetView {
     /// instance's answer: `{"instances": {"shop-1": {"ok": true, "result": …}, "shop-2": {"ok": false, "error":
     /// …}}}`. With no live instance, the result's `instances` is empty.
     public func broadcast(_ request: [UInt8], completion: @escaping @Sendable ([UInt8]) -> Void) {
-        let object = Self.object(request)
+        let object = FleetMessages.members(request) ?? [:]
         let id = object["id"] ?? .null
         if let refusal = FleetSecretGuard.refusal(for: object) {
             completion(ServerMessages.reply(id: id, error: refusal))
@@ -66,11 +66,6 @@ extension FleetView {
         let listed = known.isEmpty ? "" : " (instances: \(known.joined(separator: ", ")))"
         return HubError(
             code: .unknownInstance, message: "no instance \"\(id)\" in this fleet\(listed); see GET /api/fleet")
-    }
-
-    /// The request's members (none when it is not an object).
-    static func object(_ request: [UInt8]) -> [String: StoreValue] {
-        (try? StoreValue(jsonBytes: request))?.objectValue ?? [:]
     }
 
     static func replyMessage(id: StoreValue, answer: FleetAnswer) -> [UInt8] {

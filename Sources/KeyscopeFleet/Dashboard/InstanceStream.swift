@@ -118,8 +118,7 @@ public final class InstanceStream: FeatureStream {
             answer([ServerMessages.reply(id: id, error: FleetDashboard.readOnlyRefusal)])
             return
         }
-        var forwarded = members
-        forwarded["instance"] = nil  // the stream names it
-        view.send(StoreValue.object(forwarded).jsonBytes(sortedKeys: true), to: instance) { reply in answer([reply]) }
+        // As sent: the instance reads it as its own inspector would (an `instance` member in it is not read there).
+        view.send(request, to: instance) { reply in answer([reply]) }
     }
 }

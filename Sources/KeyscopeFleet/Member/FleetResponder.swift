@@ -77,7 +77,7 @@ final class FleetResponder: Sendable {
     /// fresh snapshot), `fleet.route` (a feature route carried to this instance), or a request of PROTOCOL.md run
     /// through the same validated path as one sent to the instance's own inspector.
     private func answer(_ request: [UInt8], hub: InspectorHub) -> [UInt8] {
-        let object = (try? StoreValue(jsonBytes: request))?.objectValue ?? [:]
+        let object = FleetMessages.members(request) ?? [:]
         if object["type"] == .string(FleetMember.snapshotRequestType) {
             publisher.wantSnapshot()
             return Array(#"{"ok":true,"result":{},"type":"reply"}"#.utf8)
@@ -88,7 +88,8 @@ final class FleetResponder: Sendable {
         if let route = FleetRouteRequest.decode(object) {
             return FleetRouteRequest.reply(route.flatMap { $0.call(on: hub, readOnly: options.readOnly) })
         }
-        let executor = RequestExecutor(hub: hub, readOnly: options.readOnly, maxJSONDepth: StoreLimits.maxDepth + 8)
+        let executor = RequestExecutor(
+            hub: hub, readOnly: options.readOnly, maxJSONDepth: FleetMessages.maxRequestDepth)
         return executor.execute(request).reply
     }
 }

@@ -1,23 +1,21 @@
 public import KeyscopeCore
 
 /// A request carried from a fleet dashboard to one instance through Redis, and its answer (docs/fleet.md "Redis
-/// layout"): `{"rid": …, "dashboard": …, "deadline": <Unix ms>, "request": {…}}` pushed on the instance's request
-/// list; `{"rid": …, "instance": …, "reply": {"type": "reply", …}}` pushed on the dashboard's reply list.
+/// layout"): `{"rid": …, "dashboard": …, "deadline": <Unix ms>, "request": "<the request's JSON text>"}` pushed on
+/// the instance's request list; `{"rid": …, "instance": …, "reply": {"type": "reply", …}}` pushed on the dashboard's
+/// reply list. The request travels as text, exactly as the client sent it: a request with a member that does not
+/// decode (`{"$color": "red"}`) must reach the instance, whose reader answers for it.
 ///
 /// The deadline is the dashboard's promise to its client: past it the dashboard has answered `unavailable`, so the
 /// instance drops a request it finds late rather than apply it (docs/fleet.md "Faults": clocks of the machines are
 /// assumed within a second of each other, the slack between the deadline and the dashboard's 5 s).
 public enum FleetEnvelope {
-    /// The request envelope: `request` is the client's JSON object as sent.
+    /// The request envelope: `request` is the client's JSON object as sent (valid UTF-8: the dashboard read it).
     public static func request(rid: String, dashboard: String, deadlineMillis: Int64, request: [UInt8]) -> [UInt8] {
-        var bytes = Array(#"{"dashboard":"#.utf8)
-        bytes += StoreValue.string(dashboard).jsonBytes()
-        bytes += Array(#","deadline":\#(deadlineMillis),"rid":"#.utf8)
-        bytes += StoreValue.string(rid).jsonBytes()
-        bytes += Array(#","request":"#.utf8)
-        bytes += request
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
+        StoreValue.object([
+            "dashboard": .string(dashboard), "deadline": .integer(deadlineMillis), "rid": .string(rid),
+            "request": .string(String(decoding: request, as: UTF8.self)),
+        ]).jsonBytes(sortedKeys: true)
     }
 
     /// A request as the instance reads it.
@@ -25,7 +23,7 @@ public enum FleetEnvelope {
         public var rid: String
         public var dashboard: String
         public var deadlineMillis: Int64
-        /// The client's request object, encoded again for the instance's request executor.
+        /// The client's request object as it sent it.
         public var request: [UInt8]
     }
 
@@ -33,9 +31,9 @@ public enum FleetEnvelope {
     public static func readRequest(_ bytes: [UInt8]) -> Request? {
         guard let value = try? StoreValue(jsonBytes: bytes), let object = value.objectValue,
             case .string(let rid)? = object["rid"], case .string(let dashboard)? = object["dashboard"],
-            case .integer(let deadline)? = object["deadline"], let request = object["request"]
+            case .integer(let deadline)? = object["deadline"], case .string(let request)? = object["request"]
         else { return nil }
-        return Request(rid: rid, dashboard: dashboard, deadlineMillis: deadline, request: request.jsonBytes())
+        return Request(rid: rid, dashboard: dashboard, deadlineMillis: deadline, request: Array(request.utf8))
     }
 
     /// The answer envelope: `reply` is the instance's `reply` message as its own inspector would send it.

@@ -35,6 +35,10 @@ public struct FeatureRoute: Sendable {
         case json
         /// Like ``json``, but a request that announces no body is answered at once (a `POST` that only triggers).
         case optionalJSON
+        /// Like ``json`` (the same media type and size limit), but handed over as sent, unparsed, in
+        /// ``Request/bytes``: for a route that passes the body on (a fleet dashboard carries a request to an
+        /// instance, whose own reader answers for what is in it).
+        case bytes
     }
 
     /// Which form of the path ``Request/rest`` holds.
@@ -58,17 +62,21 @@ public struct FeatureRoute: Sendable {
         public var rest: [String]
         /// The JSON body; `nil` when the route takes none or it was empty.
         public var body: StoreValue?
+        /// The body as sent, for a route that takes ``Body/bytes``.
+        public var bytes: [UInt8]
         /// The query's parameters, percent-decoded (the first of each name).
         public var query: [String: String]
 
         public init(
-            method: Method, path: String, rest: [String] = [], body: StoreValue? = nil, query: [String: String] = [:]
+            method: Method, path: String, rest: [String] = [], body: StoreValue? = nil, query: [String: String] = [:],
+            bytes: [UInt8] = []
         ) {
             self.method = method
             self.path = path
             self.rest = rest
             self.body = body
             self.query = query
+            self.bytes = bytes
         }
     }
 
