@@ -61,6 +61,8 @@ class FleetInstanceAddress(LoopbackAddress):
     def __init__(self, dashboard: KeyscopeServer, instance: KeyscopeServer, instance_id: str) -> None:
         super().__init__(dashboard.port, dashboard.token)
         self.pid = instance.pid
+        self.home = instance.home
+        self.config_home = instance.config_home
         self.instance_id = instance_id
 
     @property

@@ -461,7 +461,7 @@ def raw_request(
 ) -> Response:
     """One request built by hand. `host`: "" is the server's `127.0.0.1:PORT`, None sends no Host, a list sends one
     Host line per element. `token` adds `Authorization: Bearer`."""
-    lines = [f"{method} {path} HTTP/1.1"]
+    lines = [f"{method} {server.target(path)} HTTP/1.1"]
     hosts = [server.host_header] if host == "" else ([] if host is None else ([host] if isinstance(host, str) else host))
     lines += [f"Host: {value}" for value in hosts]
     if token:
