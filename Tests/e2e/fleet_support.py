@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import contextlib
 
+import pytest
+from redis_support import RedisServer
+
 from support import KeyscopeServer, LoopbackAddress, http, wait_for
 
 FLEET = "e2e"
@@ -68,3 +71,17 @@ class FleetInstanceAddress(LoopbackAddress):
     @property
     def query(self) -> str:
         return f"instance={self.instance_id}"
+
+
+@pytest.fixture(scope="module", name="fleet_of_one")
+def fleet_of_one_fixture():
+    """A fleet of one instance, `shop-1`, and its dashboard, for a module (import it to use it)."""
+    with RedisServer() as redis, running_fleet(redis, ("shop-1",)) as servers:
+        yield servers
+
+
+@pytest.fixture(name="server")
+def instance_server_fixture(fleet_of_one):
+    """`shop-1` through the dashboard of `fleet_of_one`, as the `server` of tests written for one server."""
+    instance, dashboard = fleet_of_one
+    return FleetInstanceAddress(dashboard, instance, "shop-1")

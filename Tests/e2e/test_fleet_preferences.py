@@ -7,9 +7,7 @@ answer `bad_request`."""
 
 from __future__ import annotations
 
-import pytest
-from fleet_support import FleetInstanceAddress, running_fleet
-from redis_support import RedisServer
+from fleet_support import fleet_of_one_fixture, instance_server_fixture  # noqa: F401  (the fixtures)
 from test_preferences import (  # noqa: F401  (collected here again, with this module's `server`)
     test_a_change_made_behind_the_apps_back_is_found_by_a_refresh,
     test_a_change_that_breaks_a_rule_is_flagged_with_its_seq,
@@ -24,14 +22,3 @@ from test_preferences import (  # noqa: F401  (collected here again, with this m
     test_the_websocket_preference_request_sets_and_deletes,
 )
 
-
-@pytest.fixture(scope="module")
-def fleet():
-    with RedisServer() as redis, running_fleet(redis, ("shop-1",)) as servers:
-        yield servers
-
-
-@pytest.fixture
-def server(fleet):
-    instance, dashboard = fleet
-    return FleetInstanceAddress(dashboard, instance, "shop-1")

@@ -5,9 +5,7 @@ tune --instance`) and those that start a server of their own."""
 
 from __future__ import annotations
 
-import pytest
-from fleet_support import FleetInstanceAddress, running_fleet
-from redis_support import RedisServer
+from fleet_support import fleet_of_one_fixture, instance_server_fixture  # noqa: F401  (the fixtures)
 from test_tunables import (  # noqa: F401  (collected here again, with this module's `server`)
     test_a_huge_post_gets_413,
     test_a_put_is_a_change_in_the_log_and_in_the_file_on_disk,
@@ -20,14 +18,3 @@ from test_tunables import (  # noqa: F401  (collected here again, with this modu
     test_tune_needs_the_token_and_checks_origin,
 )
 
-
-@pytest.fixture(scope="module")
-def fleet():
-    with RedisServer() as redis, running_fleet(redis, ("shop-1",)) as servers:
-        yield servers
-
-
-@pytest.fixture
-def server(fleet):
-    instance, dashboard = fleet
-    return FleetInstanceAddress(dashboard, instance, "shop-1")
