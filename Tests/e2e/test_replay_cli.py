@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from support import DASHBOARD_LINE, REPO, error_code, http, keyscope_binary, wait_for
+from support import DASHBOARD_LINE, REPO, LoopbackAddress, error_code, http, keyscope_binary, wait_for
 
 BROKEN = REPO / "fixtures" / "broken"
 TXN = "6F1C2D3E-4A5B-4C6D-8E7F-901A2B3C4D5E"
@@ -232,10 +232,11 @@ def test_replay_refuses_a_bad_speed_and_server_options_without_serve(recording):
     assert run("replay", str(recording), "--port", "0").returncode != 0
 
 
-class ReplayServer:
+class ReplayServer(LoopbackAddress):
     """`keyscope replay FILE --serve --port 0 …` with its own KEYSCOPE_HOME; stdout and stderr drained by threads."""
 
     def __init__(self, recording: Path, *args: str) -> None:
+        super().__init__()
         self.home = Path(tempfile.mkdtemp(prefix="keyscope-replay-e2e-"))
         env = {k: v for k, v in os.environ.items() if k != "KEYSCOPE_TOKEN"}
         env.update({"KEYSCOPE_HOME": str(self.home), "TMPDIR": str(self.home)})
