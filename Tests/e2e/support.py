@@ -333,6 +333,13 @@ class Response:
         return f"HTTP {self.status} {self.reason}\n{head}\n\n{self.body[:400]!r}"
 
 
+def target_of(server, path: str) -> str:
+    """`path` with the address's own query items (a `LoopbackAddress`'s `target`); as given for an address that has
+    none (any object with a port and a token)."""
+    target = getattr(server, "target", None)
+    return target(path) if target else path
+
+
 def http(
     server: LoopbackAddress,
     method: str,
@@ -355,7 +362,7 @@ def http(
     all_headers.update(headers or {})
     connection = httpclient.HTTPConnection("127.0.0.1", server.port, timeout=timeout)
     try:
-        connection.request(method, server.target(path), body=body, headers=all_headers)
+        connection.request(method, target_of(server, path), body=body, headers=all_headers)
         response = connection.getresponse()
         data = response.read()
         return Response(response.status, response.reason, list(response.getheaders()), data)
@@ -461,7 +468,7 @@ def raw_request(
 ) -> Response:
     """One request built by hand. `host`: "" is the server's `127.0.0.1:PORT`, None sends no Host, a list sends one
     Host line per element. `token` adds `Authorization: Bearer`."""
-    lines = [f"{method} {server.target(path)} HTTP/1.1"]
+    lines = [f"{method} {target_of(server, path)} HTTP/1.1"]
     hosts = [server.host_header] if host == "" else ([] if host is None else ([host] if isinstance(host, str) else host))
     lines += [f"Host: {value}" for value in hosts]
     if token:
