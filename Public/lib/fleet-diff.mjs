@@ -8,7 +8,8 @@ import { describeValue } from "./format.mjs";
 /**
  * @typedef {{path: string, a: any, b: any}} Difference   `a`/`b` are StoreValues, undefined where a side has none
  * @typedef {{a: string, b: string, stores: Map<string, Difference[]>, onlyIn: {a: string[], b: string[]},
- *   truncated: boolean, count: number}} FleetDiff
+ *   pairs: Map<string, string>, truncated: boolean, count: number}} FleetDiff   `stores` by A's id; `pairs` names
+ *   B's id of a file store kept in another folder on B (compared as one store)
  * @typedef {{store: string, path: string, key: string, a: import("./format.mjs").ValueView,
  *   b: import("./format.mjs").ValueView}} DiffRow   `key` names the row (store and path)
  */
@@ -47,7 +48,11 @@ export function readFleetDiff(body) {
     if (!Array.isArray(list)) throw new TypeError(`the diff's "onlyIn.${name}" should be an array`);
     return list.filter((id) => typeof id === "string");
   };
-  return { a, b, stores: byStore, onlyIn: { a: side("a"), b: side("b") }, truncated: body.get("truncated") === true, count };
+  const pairs = new Map();
+  const listed = body.get("pairs") ?? new Map();
+  if (!(listed instanceof Map)) throw new TypeError('the diff\'s "pairs" should be an object');
+  for (const [idA, idB] of listed) if (typeof idB === "string") pairs.set(idA, idB);
+  return { a, b, stores: byStore, onlyIn: { a: side("a"), b: side("b") }, pairs, truncated: body.get("truncated") === true, count };
 }
 
 /**
@@ -111,7 +116,8 @@ export function diffKey(store, path) {
  * @param {string} store
  * @param {string} path
  * @param {number} [max] characters of each side at most
- * @returns {{store: string, path: string, a: string|null, b: string|null, aView: any, bView: any}|null}
+ * @returns {{store: string, storeB: string, path: string, a: string|null, b: string|null, aView: any, bView: any}|null}
+ *   `storeB`: the store's id on B (another one for a file store kept in another folder there)
  */
 export function diffDetail(diff, store, path, max = 100_000) {
   const difference = diff.stores.get(store)?.find((d) => d.path === path);
@@ -121,7 +127,7 @@ export function diffDetail(diff, store, path, max = 100_000) {
     return stringifyValue(value, { indent: 2, maxLength: max });
   };
   return {
-    store, path, a: full(difference.a), b: full(difference.b),
+    store, storeB: diff.pairs.get(store) ?? store, path, a: full(difference.a), b: full(difference.b),
     aView: describeValue(difference.a, 200), bView: describeValue(difference.b, 200),
   };
 }

@@ -183,6 +183,15 @@ test("one difference in full: each side's JSON, null where a side has none", () 
   assert.ok(parseJSON(diffText).get("stores").get("app/file")[0].get("a") instanceof Num);
 });
 
+test("a file store kept in another folder on B is one store: its detail names B's id", () => {
+  const diff = readFleetDiff(parseJSON('{"a":"x","b":"y","onlyIn":{"a":[],"b":[]},"pairs":{"app/file:/a/t.json":"app/file:/b/t.json"},"stores":{"app/file:/a/t.json":[{"a":1,"b":2,"path":"n"}]}}'));
+  assert.deepEqual([...diff.pairs], [["app/file:/a/t.json", "app/file:/b/t.json"]]);
+  const detail = diffDetail(diff, "app/file:/a/t.json", "n");
+  assert.deepEqual([detail.store, detail.storeB], ["app/file:/a/t.json", "app/file:/b/t.json"]);
+  assert.equal(diffDetail(readFleetDiff(parseJSON(diffText)), "app/file", "n").storeB, "app/file", "unpaired: the same id");
+  assert.throws(() => readFleetDiff(parseJSON('{"a":"x","b":"y","stores":{},"pairs":[]}')), /"pairs" should be an object/);
+});
+
 test("a diff that is not one says what is wrong; an empty one says they are equal", () => {
   assert.throws(() => readFleetDiff(parseJSON('{"a":"x","b":"y","stores":[]}')), /"stores" should be an object/);
   assert.throws(() => readFleetDiff(parseJSON('{"stores":{}}')), /name its two instances/);

@@ -14,8 +14,9 @@ export class DiffDetail {
   }
 
   /**
-   * @param {{store: string, path: string, sides: Array<{side: "a"|"b", instance: string, text: string|null,
-   *   view: any}>}|null} detail null closes it
+   * @param {{store: string, path: string, sides: Array<{side: "a"|"b", instance: string, store: string,
+   *   text: string|null, view: any}>}|null} detail null closes it; each side names its store (a file store kept in
+   *   another folder has another id on each side)
    */
   render(detail) {
     this.shown = detail;
@@ -37,8 +38,10 @@ export class DiffDetail {
         : view.type === "object" || view.type === "array"
           ? h("pre", { className: "raw-json diff-full", attrs: { "data-testid": `diff-value-${side}` }, textContent: text })
           : h("div", { className: "diff-full", attrs: { "data-testid": `diff-value-${side}` } }, valueElement(view))));
+    const stores = [...new Set(detail.sides.map((s) => s.store))];
     this.element.replaceChildren(head,
-      h("dl", { className: "facts" }, h("dt", { textContent: "store" }), h("dd", { className: "mono", textContent: detail.store })),
+      h("dl", { className: "facts" }, h("dt", { textContent: stores.length === 1 ? "store" : "stores" }),
+        h("dd", { className: "mono", textContent: stores.join(" · ") })),
       h("div", { className: "diff-sides" }, ...sides));
   }
 
@@ -50,6 +53,6 @@ export class DiffDetail {
     const detail = this.shown;
     const chosen = detail?.sides.find((s) => s.side === side);
     if (!chosen) return;
-    this.app.pickInstance(chosen.instance, { panel: "stores", store: detail.store, path: detail.path, search: "" });
+    this.app.pickInstance(chosen.instance, { panel: "stores", store: chosen.store, path: detail.path, search: "" });
   }
 }

@@ -153,8 +153,8 @@ export class DiffPanel {
     const { detail } = await this.app.bridge.ask({ type: FeatureMessage.diff, action: "detail", store: row.store, path: row.path });
     if (this.selected !== row) return;
     this.detail.render(detail && { store: detail.store, path: detail.path, sides: [
-      { side: "a", instance: this.drawn.a, text: detail.a, view: detail.aView },
-      { side: "b", instance: this.drawn.b, text: detail.b, view: detail.bView },
+      { side: "a", instance: this.drawn.a, store: detail.store, text: detail.a, view: detail.aView },
+      { side: "b", instance: this.drawn.b, store: detail.storeB, text: detail.b, view: detail.bView },
     ] });
   }
 

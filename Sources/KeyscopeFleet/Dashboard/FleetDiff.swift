@@ -1,8 +1,14 @@
+import Foundation
 public import KeyscopeCore
 
 /// The differences between two instances' states (`GET /api/fleet/diff?a=ID&b=ID`, docs/fleet.md): for each store
 /// both have, every smallest key path whose values differ (docs/store.md equality: `3 != 3.0`), with each side's value
 /// or nothing where it has none; and the stores only one side has.
+///
+/// Each instance keeps its files in its own folder, so the same file store has another id on each side
+/// (`app/file:/srv/a/live-constants.json`, `app/file:/srv/b/live-constants.json`): such a pair is compared as one
+/// store, listed under A's id, with B's in ``pairs``, when it is unambiguous (one file store of that scope and file
+/// name only in A, one only in B).
 public struct FleetDiff: Sendable, Hashable {
     public struct Difference: Sendable, Hashable {
         public var path: StoreKeyPath
@@ -17,6 +23,8 @@ public struct FleetDiff: Sendable, Hashable {
     public private(set) var stores: [StoreID: [Difference]] = [:]
     public private(set) var onlyInA: [StoreID] = []
     public private(set) var onlyInB: [StoreID] = []
+    /// A's id → B's id of the file stores compared as one (see the type's notes).
+    public private(set) var pairs: [StoreID: StoreID] = [:]
     /// Whether differences were left out past ``limit``.
     public private(set) var truncated = false
 
@@ -26,24 +34,44 @@ public struct FleetDiff: Sendable, Hashable {
     public init(a: String, rootsA: [StoreID: StoreValue], b: String, rootsB: [StoreID: StoreValue]) {
         self.a = a
         self.b = b
+        let byName = { (id: StoreID) in id.description }
+        onlyInA = rootsA.keys.filter { rootsB[$0] == nil }.sorted(by: { byName($0) < byName($1) })
+        onlyInB = rootsB.keys.filter { rootsA[$0] == nil }.sorted(by: { byName($0) < byName($1) })
+        pairs = Self.movedFiles(onlyInA, onlyInB)
+        onlyInA.removeAll { pairs[$0] != nil }
+        let paired = Set(pairs.values)
+        onlyInB.removeAll { paired.contains($0) }
+        var compared = rootsA.keys.filter { rootsB[$0] != nil }.map { ($0, $0) } + pairs.map { ($0.key, $0.value) }
+        compared.sort { byName($0.0) < byName($1.0) }
         var count = 0
-        for id in Set(rootsA.keys).union(rootsB.keys).sorted(by: { $0.description < $1.description }) {
-            switch (rootsA[id], rootsB[id]) {
-            case (_?, nil): onlyInA.append(id)
-            case (nil, _?): onlyInB.append(id)
-            case (let left?, let right?):
-                var found: [Difference] = []
-                Self.compare(left, right, at: .root, into: &found, budget: Self.limit - count)
-                if found.count >= Self.limit - count { truncated = true }
-                count += found.count
-                if !found.isEmpty { stores[id] = found }
-            case (nil, nil): break
-            }
+        for (idA, idB) in compared {
+            guard let left = rootsA[idA], let right = rootsB[idB] else { continue }
+            var found: [Difference] = []
+            Self.compare(left, right, at: .root, into: &found, budget: Self.limit - count)
+            if found.count >= Self.limit - count { truncated = true }
+            count += found.count
+            if !found.isEmpty { stores[idA] = found }
         }
     }
 
+    /// The file stores only in A and only in B that are one store in two folders: the same scope and file name,
+    /// and no other such store on either side.
+    static func movedFiles(_ onlyInA: [StoreID], _ onlyInB: [StoreID]) -> [StoreID: StoreID] {
+        func key(_ id: StoreID) -> String? {
+            guard case .file(let url) = id.storage else { return nil }
+            return "\(id.scope)\u{0}\(url.lastPathComponent)"
+        }
+        let left = Dictionary(grouping: onlyInA.filter { key($0) != nil }, by: { key($0)! })
+        let right = Dictionary(grouping: onlyInB.filter { key($0) != nil }, by: { key($0)! })
+        var pairs: [StoreID: StoreID] = [:]
+        for (name, ids) in left where ids.count == 1 {
+            if let other = right[name], other.count == 1 { pairs[ids[0]] = other[0] }
+        }
+        return pairs
+    }
+
     /// The JSON of the endpoint: `{"a", "b", "stores": {id: [{"path", "a"?, "b"?}]}, "onlyIn": {"a": […], "b": […]},
-    /// "truncated": bool}`.
+    /// "pairs": {A's id: B's id}, "truncated": bool}`.
     public var jsonObject: StoreValue {
         var byStore: [String: StoreValue] = [:]
         for (id, differences) in stores {
@@ -61,6 +89,9 @@ public struct FleetDiff: Sendable, Hashable {
                 "a": .array(onlyInA.map { .string($0.description) }),
                 "b": .array(onlyInB.map { .string($0.description) }),
             ]),
+            "pairs": .object(
+                Dictionary(
+                    uniqueKeysWithValues: pairs.map { ($0.key.description, StoreValue.string($0.value.description)) })),
             "truncated": .bool(truncated),
         ])
     }

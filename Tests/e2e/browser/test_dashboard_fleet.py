@@ -245,8 +245,10 @@ def test_a_tunable_sent_to_every_instance_reaches_the_writable_ones(browser, req
     key = row["key"]
     before = {i: http(fleet[i], "GET", "/tune").json()[key] for i in ("shop-1", "shop-2", "shop-3")}
     select_when_listed(page, "tunables-target", "*")
-    element = page.find_element(By.CSS_SELECTOR, f'[data-testid="tunable-row"][data-key="{key}"]')
-    element.find_element(By.CSS_SELECTOR, '[data-testid="tunable-up"]').click()
+    row_selector = f'[data-testid="tunable-row"][data-key="{key}"]'
+    # Found and clicked in one step: the row is drawn again when the instance's own copy of the store arrives.
+    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, f'{row_selector} [data-testid="tunable-up"]').click()
+             or True, f"the up button of {key} could not be clicked")
     answers = wait_for(page, lambda d: fleet_answers(d, "tunable-answers"), f"no answer per instance for {key}")
     assert {i: a["ok"] for i, a in answers.items()} == {"shop-1": True, "shop-2": True, "shop-3": False}, answers
     assert answers["shop-3"]["code"] == "read_only"
@@ -257,8 +259,8 @@ def test_a_tunable_sent_to_every_instance_reaches_the_writable_ones(browser, req
     assert http(fleet["shop-3"], "GET", "/tune").json()[key] == before["shop-3"]
     # The instance's defaults came through the fleet: the changed row reads "modified", and Reset all puts back
     # the picked instance's defaults (carried as POST /tune?instance=shop-1), no other instance's.
-    changed = page.find_element(By.CSS_SELECTOR, f'[data-testid="tunable-row"][data-key="{key}"]')
-    wait_for(page, lambda _: changed.get_attribute("data-modified") == "true", f"{key} is not marked modified")
+    wait_for(page, lambda d: d.find_element(By.CSS_SELECTOR, row_selector).get_attribute("data-modified") == "true",
+             f"{key} is not marked modified")
     defaults = http(fleet["shop-1"], "GET", "/api/tunables").json()["defaults"]
     by_testid(page, "tunables-reset-all").click()
     wait_for(page, lambda d: by_testid(d, "tunables-confirm").is_displayed(), "no confirmation of Reset all")
