@@ -17,7 +17,13 @@ struct LineScanner {
 
     var isAtEnd: Bool { position == bytes.count }
 
-    mutating func skipWhitespace() {
+    @inline(__always) mutating func skipWhitespace() {
+        // Recorders write compact JSON: nearly always the next byte is no space, and the call costs one compare.
+        guard position < bytes.count, bytes[position] <= 0x20 else { return }
+        skipWhitespaceRun()
+    }
+
+    private mutating func skipWhitespaceRun() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1

@@ -5,7 +5,7 @@ import KeyscopeCodec
 /// before them: the pipeline behind ``RecordingReader`` on a machine with more than one core.
 ///
 /// Replaying is two kinds of work: decoding each line (independent of every other line) and applying the events
-/// in order (one after the other). Here the caller's thread reads the lines into batches (a few dozen KiB each, at
+/// in order (one after the other). Here the caller's thread reads the lines into batches (64 KiB each, at
 /// most ``inFlight`` at a time, so memory stays bounded whatever the file's size), a worker thread decodes them in
 /// order, and the caller takes them back in order. The batches hold at most ``inFlight`` × (``bytesPerBatch`` + the
 /// longest line) bytes beside the line reader's buffer. When the batch it needs next is not decoded yet, the caller
@@ -27,8 +27,9 @@ final class DecodeAhead {
     final class Batch: @unchecked Sendable {
         /// The number of the batch's first line.
         let firstLine: Int
+        /// The lines, each with its `\n`.
         var bytes: [UInt8] = []
-        /// Where each line ends in `bytes` (its `\n` is not kept).
+        /// Where each line's `\n` is in `bytes`.
         var ends: [Int] = []
         /// What reading the line after the batch's last one threw; the batch is the input's last.
         var failure: RecordingError?
@@ -41,8 +42,9 @@ final class DecodeAhead {
 
     /// Batches in flight at most: read, being decoded, or decoded and waiting.
     static let inFlight = 4
-    /// A batch takes lines until it holds this many bytes (or ``linesPerBatch`` lines).
-    static let bytesPerBatch = 16 << 10
+    /// A batch takes lines until it holds this many bytes (or ``linesPerBatch`` lines): a few hundred lines, so
+    /// that handing batches between the threads (a lock, a wake-up) costs little per line.
+    static let bytesPerBatch = 64 << 10
     /// The most lines a batch takes (tests make it small, to have many batches in a short recording).
     let linesPerBatch: Int
 
@@ -54,7 +56,7 @@ final class DecodeAhead {
     /// The most bytes the batches held at once, for ``RecordingReader/peakBufferBytes``.
     private(set) var peakBatchBytes = 0
 
-    init(lines: LineReader, linesPerBatch: Int = 256) {
+    init(lines: LineReader, linesPerBatch: Int = 1024) {
         self.lines = lines
         self.linesPerBatch = max(1, linesPerBatch)
     }
@@ -76,19 +78,11 @@ final class DecodeAhead {
         while !inputFinished, shared.count < Self.inFlight {
             let batch = Batch(firstLine: lines.lineNumber + 1)
             batch.bytes.reserveCapacity(Self.bytesPerBatch)
+            batch.ends.reserveCapacity(min(linesPerBatch, 1024))
             do throws(RecordingError) {
-                while batch.bytes.count < Self.bytesPerBatch, batch.ends.count < linesPerBatch {
-                    guard let line = try lines.nextLine() else {
-                        inputFinished = true
-                        break
-                    }
-                    // Grown to the exact size a long line needs, not doubled.
-                    if batch.bytes.count + line.count > batch.bytes.capacity {
-                        batch.bytes.reserveCapacity(batch.bytes.count + line.count)
-                    }
-                    batch.bytes.append(contentsOf: line)
-                    batch.ends.append(batch.bytes.count)
-                }
+                let more = try lines.appendLines(
+                    to: &batch.bytes, ends: &batch.ends, maxBytes: Self.bytesPerBatch, maxLines: linesPerBatch)
+                if !more { inputFinished = true }
             } catch {
                 batch.failure = error
                 inputFinished = true
@@ -119,7 +113,7 @@ final class DecodeAhead {
             var start = 0
             for end in batch.ends {
                 let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                start = end
+                start = end + 1
                 if RecordingReader.isBlank(line) {
                     batch.decoded.append(.blank)
                     continue

@@ -49,7 +49,7 @@ public final class RecordingReader {
 
     /// Reads the header of `lines`.
     ///
-    /// With `decodingAhead`, lines after the header are read a few dozen KiB ahead and decoded on a second thread
+    /// With `decodingAhead`, lines after the header are read a few hundred KiB ahead and decoded on a second thread
     /// while the caller works on the events before them (replay is then up to about twice as fast on two cores).
     /// What the reader returns and throws, and at which line, is the same either way.
     /// - Throws: ``RecordingError`` on line 1 (``RecordingError/Code/badHeader``,
@@ -150,8 +150,11 @@ public final class RecordingReader {
         }
         while true {
             if let batch, batchIndex < batch.decoded.count {
+                // Moved out, not copied: a copy would retain every part of the entry, and the batch release it again.
+                var line = DecodeAhead.Line.blank
+                swap(&line, &batch.decoded[batchIndex])
                 batchIndex += 1
-                return (batch.firstLine + batchIndex - 1, batch.decoded[batchIndex - 1])
+                return (batch.firstLine + batchIndex - 1, line)
             }
             if let failure = batch?.failure { throw failure }
             batch = ahead.nextBatch()
