@@ -103,7 +103,22 @@ public struct StoreKeyPath: Sendable, Hashable {
 }
 
 extension StoreKeyPath: ExpressibleByStringLiteral {
+    /// A literal is taken as a `StaticString`, whose bytes stay at one address for the life of the program: the
+    /// thread's cache of parsed paths finds it by that address, without hashing its text (see KeyPathCache).
+    public typealias StringLiteralType = StaticString
+    public typealias ExtendedGraphemeClusterLiteralType = StaticString
+    public typealias UnicodeScalarLiteralType = StaticString
+
     /// Parses a literal; an invalid literal keeps its error (see the type's documentation) instead of trapping.
+    public init(stringLiteral value: StaticString) {
+        do {
+            self.init(segments: try KeyPathCache.segments(ofLiteral: value))
+        } catch {
+            self.init(invalid: error)
+        }
+    }
+
+    /// Parses `value` as a literal would be: an invalid text keeps its error instead of trapping.
     public init(stringLiteral value: String) {
         do {
             try self.init(parsing: value)
