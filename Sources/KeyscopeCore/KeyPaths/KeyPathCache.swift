@@ -67,7 +67,8 @@ enum KeyPathCache {
         of text: String, parse: (String) throws(KeyPathParseError) -> [StoreKeyPath.Segment]
     ) throws(KeyPathParseError) -> [StoreKeyPath.Segment] {
         guard let hash = hash(of: text) else { return try parse(text) }
-        let set = threadSlots(textKey, count: textSlotCount, empty: emptyTextSlot)
+        let set =
+            threadSlots(textKey, count: textSlotCount, empty: emptyTextSlot)
             + (Int(truncatingIfNeeded: hash) & (textSlotCount - ways))
         for way in 0..<ways where set[way].hash == hash && set[way].text == text { return set[way].segments }
         let segments = try parse(text)
@@ -80,7 +81,9 @@ enum KeyPathCache {
     }
 
     /// A hash of the UTF-8 bytes read eight at a time (each word mixed in by a multiplication, the tail as the last
-    /// eight bytes, overlapping); `nil` for a text too long to keep (or not contiguous). Its low bits pick the set.
+    /// eight bytes, overlapping; a shorter text in one word), with the length mixed in first: different texts of
+    /// up to eight bytes never share a hash. `nil` for a text too long to keep (or not contiguous). Its low bits
+    /// pick the set.
     private static func hash(of text: String) -> UInt64? {
         text.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
             guard bytes.count <= longestText else { return nil }
@@ -97,10 +100,14 @@ enum KeyPathCache {
                     offset += 8
                 }
                 mix(raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
-            } else {
-                var word: UInt64 = 0
-                for (position, byte) in raw.enumerated() { word |= UInt64(byte) << (8 * position) }
-                mix(word)
+            } else if raw.count >= 4 {
+                // Two overlapping four-byte loads hold every byte of a text of four to seven.
+                let low = raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self)
+                let high = raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self)
+                mix(UInt64(low) | UInt64(high) << 32)
+            } else if raw.count > 0 {
+                // The first, middle and last bytes are all the bytes of a text of one to three.
+                mix(UInt64(raw[0]) | UInt64(raw[raw.count / 2]) << 8 | UInt64(raw[raw.count - 1]) << 16)
             }
             hash = (hash ^ (hash >> 29)) &* 0xC4CE_B9FE_1A85_EC53
             return hash ^ (hash >> 32)
