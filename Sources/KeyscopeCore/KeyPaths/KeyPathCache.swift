@@ -66,7 +66,16 @@ enum KeyPathCache {
     static func segments(
         of text: String, parse: (String) throws(KeyPathParseError) -> [StoreKeyPath.Segment]
     ) throws(KeyPathParseError) -> [StoreKeyPath.Segment] {
-        guard let hash = hash(of: text) else { return try parse(text) }
+        // A path of one name (a top-level key such as `theme` or `k12`) is not kept: checking its bytes and making
+        // its one-element array costs no more than a hit, and a program writing many such keys (one per user, per
+        // item) would otherwise miss on every call and evict its longer paths. The check shares the hash's one look
+        // at the bytes.
+        let hash: UInt64
+        switch lookUp(text) {
+        case .oneName: return [.key(text)]
+        case .unkept: return try parse(text)
+        case .hash(let value): hash = value
+        }
         let set =
             threadSlots(textKey, count: textSlotCount, empty: emptyTextSlot)
             + (Int(truncatingIfNeeded: hash) & (textSlotCount - ways))
@@ -80,42 +89,52 @@ enum KeyPathCache {
         return segments
     }
 
+    private enum Lookup {
+        case oneName, unkept
+        case hash(UInt64)
+    }
+
+    /// How `text` is looked up: as one name, not at all (too long, or not contiguous), or by its hash.
+    private static func lookUp(_ text: String) -> Lookup {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> Lookup in
+            if KeyPathParser.isOneName(bytes) { return .oneName }
+            guard bytes.count <= longestText else { return .unkept }
+            return .hash(hash(of: UnsafeRawBufferPointer(bytes)))
+        } ?? .unkept
+    }
+
     /// A hash of the UTF-8 bytes read eight at a time (each word mixed in by a multiplication, the tail as the last
     /// eight bytes, overlapping; a shorter text in one word), with the length mixed in first: different texts of
-    /// up to eight bytes never share a hash. `nil` for a text too long to keep (or not contiguous). Its low bits
-    /// pick the set.
-    private static func hash(of text: String) -> UInt64? {
-        text.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
-            guard bytes.count <= longestText else { return nil }
-            let raw = UnsafeRawBufferPointer(bytes)
-            var hash = UInt64(raw.count) &* 0x9E37_79B9_7F4A_7C15
-            func mix(_ word: UInt64) {
-                hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
-                hash ^= hash >> 32
+    /// up to eight bytes never share a hash. Its low bits pick the set.
+    private static func hash(of raw: UnsafeRawBufferPointer) -> UInt64 {
+        var hash = UInt64(raw.count) &* 0x9E37_79B9_7F4A_7C15
+        func mix(_ word: UInt64) {
+            hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+        }
+        if raw.count >= 8 {
+            var offset = 0
+            while offset + 8 < raw.count {
+                mix(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                offset += 8
             }
-            if raw.count >= 8 {
-                var offset = 0
-                while offset + 8 < raw.count {
-                    mix(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                    offset += 8
-                }
-                mix(raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
-            } else if raw.count >= 4 {
-                // Two overlapping four-byte loads hold every byte of a text of four to seven.
-                let low = raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self)
-                let high = raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self)
-                mix(UInt64(low) | UInt64(high) << 32)
-            } else if raw.count > 0 {
-                // The first, middle and last bytes are all the bytes of a text of one to three.
-                mix(UInt64(raw[0]) | UInt64(raw[raw.count / 2]) << 8 | UInt64(raw[raw.count - 1]) << 16)
-            }
-            hash = (hash ^ (hash >> 29)) &* 0xC4CE_B9FE_1A85_EC53
-            return hash ^ (hash >> 32)
-        } ?? nil
+            mix(raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
+        } else if raw.count >= 4 {
+            // Two overlapping four-byte loads hold every byte of a text of four to seven.
+            let low = raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self)
+            let high = raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self)
+            mix(UInt64(low) | UInt64(high) << 32)
+        } else if raw.count > 0 {
+            // The first, middle and last bytes are all the bytes of a text of one to three.
+            mix(UInt64(raw[0]) | UInt64(raw[raw.count / 2]) << 8 | UInt64(raw[raw.count - 1]) << 16)
+        }
+        hash = (hash ^ (hash >> 29)) &* 0xC4CE_B9FE_1A85_EC53
+        return hash ^ (hash >> 32)
     }
 
     /// Every text slot starts as `""`, the root, whose segments are `[]`: a true entry, so no slot is ever empty.
-    private static let emptyTextSlot = TextSlot(hash: hash(of: "")!, text: "", segments: [])
+    private static let emptyTextSlot = TextSlot(
+        hash: hash(of: UnsafeRawBufferPointer(start: nil, count: 0)), text: "", segments: [])
 
     /// This thread's table under `key`, made on its first use and freed when the thread ends (the key's destructor).
     private static func threadSlots<Slot>(
