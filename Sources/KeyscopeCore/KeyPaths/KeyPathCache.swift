@@ -12,7 +12,7 @@ import Darwin
 /// over: parsing each time (an array of segments allocated, a string made per name) cost about as much as the write
 /// itself. The cache is per thread, so it takes no lock and threads writing their own stores never wait for each
 /// other. A hit returns the segments parsed before, which are exactly what parsing would give (parsing is a function
-/// of the text); only successful parses are kept. Two tables, both bounded (some kilobytes a thread):
+/// of the text); only successful parses are kept. Two tables, both bounded (about 18 KiB a thread):
 ///
 /// - **Literals** (``segments(ofLiteral:)``), by the address of their text. A string literal's bytes live in the
 ///   program's image at a fixed address for as long as the program runs (Swift cannot unload an image that holds
