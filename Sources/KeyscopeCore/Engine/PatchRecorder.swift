@@ -25,8 +25,13 @@ struct PatchRecorder {
     }
 
     mutating func record(_ patch: StorePatch) {
-        guard !Self.isElementShift(patch), let earlierIndex = lastIndex[patch.keyPath] else {
+        guard !Self.isElementShift(patch) else {
             append(patch)
+            return
+        }
+        // One hash of the path: it is recorded as the newest patch's now, and set back below if it folds.
+        guard let earlierIndex = lastIndex.updateValue(patches.count, forKey: patch.keyPath) else {
+            patches.append(patch)
             return
         }
         let earlier = patches[earlierIndex]
@@ -34,11 +39,12 @@ struct PatchRecorder {
             Self.isElementShift(earlier)
             || patches[(earlierIndex + 1)...].contains { Self.blocks($0, patch.keyPath) }
         guard !blocked else {
-            append(patch)
+            patches.append(patch)
             return
         }
         if let folded = Self.fold(earlier, patch) {
             patches[earlierIndex] = folded
+            lastIndex[patch.keyPath] = earlierIndex
         } else {
             patches.remove(at: earlierIndex)
             reindex()

@@ -31,6 +31,7 @@ extension StoreValue {
         case .set(let path, let value):
             try path.validate()
             try Self.checkDepth(of: value, at: path)
+            if setIfPresent(path.segments, value) != nil { return true }
             _ = try setValue(path, value, createIntermediates: true)
             return true
         default:
@@ -41,7 +42,10 @@ extension StoreValue {
     mutating func applySet(_ path: StoreKeyPath, _ value: StoreValue, createIntermediates: Bool)
         throws(StoreError) -> StorePatch
     {
-        switch try setValue(path, value, createIntermediates: createIntermediates) {
+        if let old = setIfPresent(path.segments, value) {
+            return StorePatch(op: .set, keyPath: path, oldValue: old, newValue: value)
+        }
+        return switch try setValue(path, value, createIntermediates: createIntermediates) {
         case .replaced(let old): StorePatch(op: .set, keyPath: path, oldValue: old, newValue: value)
         case .created(let patch): patch
         }

@@ -13,7 +13,16 @@
 extension KeyPathParser {
     static func parseASCII(_ text: String) -> [StoreKeyPath.Segment]? {
         // Native strings (every literal, every string built in Swift) are contiguous; others take the slow path.
-        text.utf8.withContiguousStorageIfAvailable(parseASCII(_:)) ?? nil
+        text.utf8.withContiguousStorageIfAvailable { bytes -> [StoreKeyPath.Segment]? in
+            if isOneName(bytes) { return [.key(text)] }
+            return parseASCII(bytes)
+        } ?? nil
+    }
+
+    /// Whether the bytes are one name of ASCII name bytes (`theme`, `k12`, a new top-level key): the path is then
+    /// `[.key(text)]`, the text itself being the key (kept rather than copied byte by byte into a new string).
+    static func isOneName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.isEmpty && bytes.allSatisfy(isNameByte)
     }
 
     private static func parseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> [StoreKeyPath.Segment]? {

@@ -17,6 +17,16 @@ public struct StoreKeyPath: Sendable, Hashable {
         case key(String)
         /// An array index.
         case index(Int)
+
+        /// The key or the index alone, without the case: equal segments still hash alike, and a key and an index
+        /// that happen to collide are told apart by `==`. Paths are hashed on the write path (a transaction's
+        /// recorder, the subscriptions' index), where the case's word was one more SipHash block per segment.
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .key(let key): hasher.combine(key)
+            case .index(let index): hasher.combine(index)
+            }
+        }
     }
 
     /// The steps from the root; empty for the root itself.
@@ -55,7 +65,8 @@ public struct StoreKeyPath: Sendable, Hashable {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(segments)
-        hasher.combine(parseError)
+        // Nearly every path parsed: nothing more to hash then (an unparsable one has no segments, and its error).
+        if let parseError { hasher.combine(parseError) }
     }
 
     /// Whether this is the root path.
@@ -103,7 +114,22 @@ public struct StoreKeyPath: Sendable, Hashable {
 }
 
 extension StoreKeyPath: ExpressibleByStringLiteral {
+    /// A literal is taken as a `StaticString`, whose bytes stay at one address for the life of the program: the
+    /// thread's cache of parsed paths finds it by that address, without hashing its text (see KeyPathCache).
+    public typealias StringLiteralType = StaticString
+    public typealias ExtendedGraphemeClusterLiteralType = StaticString
+    public typealias UnicodeScalarLiteralType = StaticString
+
     /// Parses a literal; an invalid literal keeps its error (see the type's documentation) instead of trapping.
+    public init(stringLiteral value: StaticString) {
+        do {
+            self.init(segments: try KeyPathCache.segments(ofLiteral: value))
+        } catch {
+            self.init(invalid: error)
+        }
+    }
+
+    /// Parses `value` as a literal would be: an invalid text keeps its error instead of trapping.
     public init(stringLiteral value: String) {
         do {
             try self.init(parsing: value)

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// The write path: every change of a store's state goes through `mutate` or `applyOne`, which take the write lock,
 /// apply, and announce the change (gate, subscriptions, observers, live backend) in mutation order.
@@ -23,6 +24,20 @@ extension KeyValueStore {
 
     public func write(_ operation: StoreOperation) throws(StoreError) {
         _ = try applyOne(operation, returningChange: false)
+    }
+
+    /// ``Store/set(_:_:)`` without the protocol's indirection (a witness call into `write`, and the generic code of
+    /// the protocol's extension): the factory hands out `KeyValueStore`s, so this is the `set` programs call. The
+    /// same write, and a refusal reported the same way.
+    @discardableResult
+    public func set(_ path: StoreKeyPath, _ value: StoreValue) -> Bool {
+        do throws(StoreError) {
+            _ = try applyOne(.set(path, value), returningChange: false)
+            return true
+        } catch {
+            reportRefused(.set(path, value), error)
+            return false
+        }
     }
 
     @discardableResult
@@ -60,10 +75,11 @@ extension KeyValueStore {
     /// - anyone else: the patch, in an array, and the change, announced as `mutate` does.
     private func applyOne(_ operation: StoreOperation, returningChange: Bool) throws(StoreError) -> StoreChange? {
         if !reservedRootKeys.isEmpty { try operation.checkReserved(reservedRootKeys, in: id) }
-        try checkNotReentrant()
+        let me = currentThreadID()
+        guard holder.load(ordering: .acquiring) != me else { throw reentrantError() }
         var queued = false
         var changed = false
-        let change = try exclusive { state throws(StoreError) -> StoreChange? in
+        let change = try exclusive(as: me) { state throws(StoreError) -> StoreChange? in
             guard !state.removed else { throw removedError() }
             guard returningChange || isGated || state.isHeard else {
                 changed = try state.root.applyUnrecorded(operation)
@@ -153,12 +169,14 @@ extension KeyValueStore {
     }
 
     private func checkNotReentrant() throws(StoreError) {
-        guard !isReentrant else {
-            throw StoreError(
-                code: .reentrant,
-                message: "a write to \(id) from inside its own transaction or observer; write through the "
-                    + "transaction's `tx`, or after the observer returns")
-        }
+        guard !isReentrant else { throw reentrantError() }
+    }
+
+    private func reentrantError() -> StoreError {
+        StoreError(
+            code: .reentrant,
+            message: "a write to \(id) from inside its own transaction or observer; write through the "
+                + "transaction's `tx`, or after the observer returns")
     }
 
     private func removedError() -> StoreError {

@@ -31,7 +31,7 @@ public final class KeyValueStore: Store {
     let state: Mutex<State>
     /// The thread that holds `state`'s lock while it may call out (observers, transaction bodies), so that a call
     /// back into the store from that thread is refused instead of deadlocking.
-    private let holder = Atomic<UInt>(0)
+    let holder = Atomic<UInt>(0)
     /// The version, readable from anywhere (also from inside an observer); `State.version` is its twin under the lock.
     private let versionBox: Mutex<SemanticVersion>
     let deliveriesQueue = DeliveryQueue()
@@ -101,9 +101,9 @@ public final class KeyValueStore: Store {
 
     /// Runs `body` under the state lock with this thread marked as the holder: every section that calls out to
     /// observers or user code goes through here.
-    func exclusive<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
-        let me = currentThreadID()
-        return try state.withLock { state throws(E) in
+    /// `me` is the calling thread's id, for a caller that has it already.
+    func exclusive<R, E: Error>(as me: UInt = currentThreadID(), _ body: (inout State) throws(E) -> R) throws(E) -> R {
+        try state.withLock { state throws(E) in
             holder.store(me, ordering: .releasing)
             defer { holder.store(0, ordering: .releasing) }
             return try body(&state)

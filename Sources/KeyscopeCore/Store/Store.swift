@@ -108,10 +108,15 @@ extension Store {
             try write(operation)
             return true
         } catch {
-            KeyscopeLog.store.error(
-                "write refused", metadata: ["store": "\(id)", "path": "\(operation.keyPath)", "error": "\(error)"])
+            reportRefused(operation, error)
             return false
         }
+    }
+
+    /// Logs why a non-throwing write was refused.
+    func reportRefused(_ operation: StoreOperation, _ error: any Error) {
+        KeyscopeLog.store.error(
+            "write refused", metadata: ["store": "\(id)", "path": "\(operation.keyPath)", "error": "\(error)"])
     }
 
     // MARK: Codable

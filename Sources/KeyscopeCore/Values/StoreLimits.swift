@@ -63,6 +63,11 @@ extension StoreValue {
     /// deeper than ``StoreLimits/maxDepth``.
     static func checkDepth(of value: StoreValue, at path: StoreKeyPath) throws(StoreError) {
         let room = StoreLimits.maxDepth - path.segments.count
+        // A plain scalar, the common value, nests nowhere: no walk to count.
+        switch value {
+        case .string, .integer, .bool, .null: if room >= 0 { return }
+        default: break
+        }
         let depth = value.depth(limit: room)
         guard depth > room else { return }
         let place = path.isRoot ? "at the root" : "at \"\(path.abbreviated)\" (\(path.segments.count) levels down)"
