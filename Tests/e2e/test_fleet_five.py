@@ -124,4 +124,10 @@ def test_the_diff_of_a_demo_and_the_probe_lists_the_stores_on_one_side(fleet):
     _, _, dashboard = fleet
     diff = http(dashboard, "GET", f"/api/fleet/diff?a=shop-1&b={PROBE}").json()
     assert STORE in diff["onlyIn"]["a"]
-    assert diff["onlyIn"]["b"], diff["onlyIn"]
+    # The probe's stores are its file stores: each is only in B, or compared with the demo's file of the same name
+    # (each process keeps its files in its own folder).
+    probe_stores = {store["id"] for store in http(dashboard, "GET", f"/api/snapshot?instance={PROBE}").json()["stores"]}
+    assert probe_stores and all(store.startswith("app/file:") for store in probe_stores), probe_stores
+    assert probe_stores == set(diff["onlyIn"]["b"]) | set(diff["pairs"].values()), diff
+    for a_id, b_id in diff["pairs"].items():
+        assert a_id.rsplit("/", 1)[1] == b_id.rsplit("/", 1)[1], diff["pairs"]
