@@ -255,8 +255,17 @@ def test_concurrent_writes_and_a_kill_9_converge(redis):
         for thread in threads:
             thread.join(30)
         survivors = servers[1:]
-        wait_for(lambda: len({repr(sorted(snapshot_entry(s)["root"].items())) for s in survivors}) == 1,
-                 "the surviving instances converged", timeout=20)
+        seen: list[dict] = []
+
+        def converged() -> bool:
+            seen[:] = [snapshot_entry(s)["root"] for s in survivors]
+            return len({repr(sorted(root.items())) for root in seen}) == 1
+
+        try:
+            wait_for(converged, "the surviving instances converged", timeout=20)
+        except AssertionError as error:
+            shown = {key: [root.get(key) for root in seen] for key in keys}
+            raise AssertionError(f"{error}; each survivor's value of each key: {shown}") from None
         fresh = start_instance(redis, "shop-5")
         try:
             wait_for(lambda: snapshot_entry(fresh)["root"] == snapshot_entry(survivors[0])["root"],

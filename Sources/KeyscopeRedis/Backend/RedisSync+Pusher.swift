@@ -48,6 +48,7 @@ extension RedisSync {
                     "push to Redis failed; retrying", metadata: ["namespace": "\(namespace)", "error": "\(error)"])
                 pause(backoff.nextDelay())
             }
+            state.withLock { $0.pushing = false }
         }
     }
 
@@ -58,6 +59,7 @@ extension RedisSync {
         let batch = link.read { root -> Batch? in
             state.withLock { state -> Batch? in
                 guard !state.pending.isEmpty, !state.needsJoin, let epoch = state.epoch else { return nil }
+                state.pushing = true
                 var batch = Batch(epoch: epoch)
                 let members = root.objectValue ?? [:]
                 for (key, count) in state.pending.prefix(limit) {
@@ -94,6 +96,7 @@ extension RedisSync {
                 if state.pending[key] == count { state.pending[key] = nil }
                 state.known[key] = max(state.known[key] ?? 0, version)
             }
+            state.pushing = false
             return !state.pending.isEmpty
         }
         markConnected()

@@ -90,7 +90,9 @@ extension RedisSync {
             }
         }
         if origin == backend.instance {
-            // Our own push: nothing to apply, its keys are known at this version.
+            // Our own push: nothing to apply, its keys are known at this version. Taken in once the pusher has taken
+            // in its answer (see awaitPushAnswer), so that what follows it in the stream meets the right keys pending.
+            awaitPushAnswer()
             state.withLock { state in
                 for (key, _) in writes { state.known[key] = max(state.known[key] ?? 0, version) }
                 state.lastVersion = version
@@ -110,6 +112,20 @@ extension RedisSync {
             }
         }
         state.withLock { $0.lastVersion = version }
+    }
+
+    /// Waits, at most `limit`, until the pusher has taken in the answer to its push on the way, if any. The reader can
+    /// see our own push in the stream before the pusher's thread runs again; until then the keys it carried still look
+    /// pending, and a change another instance pushed just after ours would be skipped here ("a key changed here and
+    /// not yet pushed keeps its local value") although it is newer and wins everywhere else: this instance would keep
+    /// a value the others replaced. Once the answer is in, the keys are no longer pending and are known at our push's
+    /// version, so that change applies and older ones do not. The limit covers a push whose answer never comes (it
+    /// failed on the way back); the reader then goes on as before.
+    private func awaitPushAnswer(limit: Duration = .seconds(1)) {
+        let deadline = ContinuousClock.now + limit
+        while state.withLock({ $0.pushing }), ContinuousClock.now < deadline, !isStopped {
+            Thread.sleep(forTimeInterval: 0.000_2)
+        }
     }
 
     /// Reads the whole document and brings the store up to it (docs/fleet.md "Joining"): keys newer in Redis are

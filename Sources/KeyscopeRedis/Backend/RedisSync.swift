@@ -24,6 +24,8 @@ final class RedisSync: BackendSync {
         var connection: BackendStatus.State = .connecting
         var needsJoin = true
         var stopped = false
+        /// A push is on its way and its answer not taken in yet (its keys still pending).
+        var pushing = false
     }
 
     let backend: RedisBackend
