@@ -119,15 +119,7 @@ public final class LineReader {
                 lineNumber += 1
                 return line
             }
-            scanned = buffer.count - start
-            guard scanned <= maxLineLength else { throw tooLong() }
-            if reachedEnd {
-                tornTailBytes = scanned
-                start = buffer.count
-                scanned = 0
-                return nil
-            }
-            try refill()
+            guard try refillOrEnd() else { return nil }
         }
     }
 
@@ -164,16 +156,23 @@ public final class LineReader {
             }
             if let failure { throw failure }
             if bytes.count >= maxBytes || ends.count >= maxLines { return true }
-            scanned = buffer.count - start
-            guard scanned <= maxLineLength else { throw tooLong() }
-            if reachedEnd {
-                tornTailBytes = scanned
-                start = buffer.count
-                scanned = 0
-                return false
-            }
-            try refill()
+            guard try refillOrEnd() else { return false }
         }
+    }
+
+    /// Past the last whole line in the buffer: what is left of a line must fit in ``maxLineLength``; at the end of the
+    /// input it is the torn tail (`false`), otherwise more is read (`true`).
+    private func refillOrEnd() throws(RecordingError) -> Bool {
+        scanned = buffer.count - start
+        guard scanned <= maxLineLength else { throw tooLong() }
+        if reachedEnd {
+            tornTailBytes = scanned
+            start = buffer.count
+            scanned = 0
+            return false
+        }
+        try refill()
+        return true
     }
 
     private func tooLong() -> RecordingError {
