@@ -23,23 +23,8 @@ extension TunablesClient {
     }
 
     private func everywhere(_ request: [String: StoreValue]) throws(TunablesClientError) -> Answers {
-        let response: HTTPResponse
-        do {
-            response = try http.send(
-                method: "POST", target: "/api/request?instance=*",
-                body: StoreValue.object(request).jsonBytes(sortedKeys: true))
-        } catch {
-            throw TunablesClientError(transport: error)
-        }
-        if let error = response.error {
-            throw TunablesClientError(code: error.code, message: error.message, httpStatus: response.status)
-        }
-        let reply: StoreValue
-        do {
-            reply = try response.json()
-        } catch {
-            throw TunablesClientError(transport: error)
-        }
+        let reply = try exchange(
+            "POST", "/api/request?instance=*", body: StoreValue.object(request).jsonBytes(sortedKeys: true))
         guard case .object(let instances)? = reply["result"]?["instances"] else {
             throw TunablesClientError(
                 reply: "POST /api/request?instance=* answered without per-instance answers; is "

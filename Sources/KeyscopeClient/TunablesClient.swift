@@ -62,11 +62,17 @@ public struct TunablesClient: Sendable {
         return Result(seq: Self.seq(reply), value: nil, count: reply["count"]?.integerValue.map { Int($0) })
     }
 
+    /// A `/tune` request to the server, or to the instance that `--instance` names on a fleet dashboard.
     private func call(_ method: String, _ target: String, body: [UInt8]?) throws(TunablesClientError) -> StoreValue {
-        let query = try instanceQuery()
+        try exchange(method, target + (try instanceQuery()), body: body)
+    }
+
+    /// One request and its JSON answer; a refusal, a status without an error object or a body that is not JSON
+    /// throws.
+    func exchange(_ method: String, _ target: String, body: [UInt8]?) throws(TunablesClientError) -> StoreValue {
         let response: HTTPResponse
         do {
-            response = try http.send(method: method, target: target + query, body: body)
+            response = try http.send(method: method, target: target, body: body)
         } catch {
             throw TunablesClientError(transport: error)
         }
@@ -75,7 +81,7 @@ public struct TunablesClient: Sendable {
         }
         guard (200..<300).contains(response.status) else {
             throw TunablesClientError(
-                reply: "\(method) \(TunePath.root) answered HTTP \(response.status) without an error object; is "
+                reply: "\(method) \(target) answered HTTP \(response.status) without an error object; is "
                     + "\(http.endpoint.hostHeader) a keyscope server?")
         }
         do {

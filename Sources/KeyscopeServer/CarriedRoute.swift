@@ -1,7 +1,9 @@
+import Dispatch
 public import Foundation
 public import KeyscopeCore
 public import KeyscopeInspector
 public import KeyscopeProtocol
+import Synchronization
 
 /// A feature's HTTP route called without HTTP: how an instance answers a route that its fleet dashboard carried to
 /// it through Redis (`GET /api/tunables?instance=ID`, `PUT /tune/KEY/VALUE?instance=ID`…, docs/fleet.md).
@@ -102,22 +104,22 @@ public struct CarriedRoute: Sendable, Hashable {
 }
 
 /// The one answer of a route that answers later, waited for on the thread that carried it.
-private final class LaterAnswer: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var answer: ServerRoute.Answer?
+private final class LaterAnswer: Sendable {
+    private let answer = Mutex<ServerRoute.Answer?>(nil)
+    private let arrived = DispatchSemaphore(value: 0)
 
     func settle(_ answer: ServerRoute.Answer) {
-        condition.lock()
-        if self.answer == nil { self.answer = answer }
-        condition.signal()
-        condition.unlock()
+        let first = self.answer.withLock { held in
+            guard held == nil else { return false }
+            held = answer
+            return true
+        }
+        if first { arrived.signal() }
     }
 
     func wait(for duration: Duration) -> ServerRoute.Answer? {
-        let deadline = Date(timeIntervalSinceNow: Double(duration.components.seconds))
-        condition.lock()
-        defer { condition.unlock() }
-        while answer == nil, condition.wait(until: deadline) {}
-        return answer
+        let (seconds, attoseconds) = duration.components
+        _ = arrived.wait(timeout: .now() + Double(seconds) + Double(attoseconds) / 1e18)
+        return answer.withLock { $0 }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import KeyscopeCore
 import KeyscopeInspector
 import KeyscopeProtocol
@@ -75,6 +76,14 @@ import Testing
         }
     }
 
+    @Test func aRouteThatAnswersLaterIsWaitedFor() throws {
+        let hub = InspectorHub(registry: StoreRegistry())
+        hub.start()
+        hub.add(LaterFeature())
+        let (status, reply) = try body(CarriedRoute(method: "GET", path: "/api/later").call(on: hub, readOnly: false))
+        #expect(status == 202 && reply["answered"] == "later")
+    }
+
     @Test func aRouteThatMayNotCrossTheFleetIsRefused() throws {
         let hub = InspectorHub(registry: StoreRegistry())
         hub.start()
@@ -85,6 +94,23 @@ import Testing
             return
         }
         #expect(error.message.contains("not carried through the fleet"))
+    }
+}
+
+/// A feature whose one route answers later, from another thread.
+private final class LaterFeature: InspectorFeature {
+    let name = "later"
+    var routes: [FeatureRoute] {
+        [
+            FeatureRoute(.get, "/api/later") { _ in
+                .later { respond in
+                    Thread.detachNewThread {
+                        Thread.sleep(forTimeInterval: 0.05)
+                        respond(.json(["answered": "later"], status: 202))
+                    }
+                }
+            }
+        ]
     }
 }
 

@@ -41,17 +41,12 @@ extension FleetDashboard {
     static func carry(route request: FeatureRoute.Request, path: String, view: FleetView) throws(HubError)
         -> FeatureRoute.Response
     {
-        guard let id = request.query["instance"], !id.isEmpty else {
-            throw .badRequest(
-                "a fleet dashboard serves many instances: name one with \(path)?instance=ID (GET /api/fleet lists them)"
-            )
-        }
-        guard id != "*" else {
+        guard request.query["instance"] != "*" else {
             throw .badRequest(
                 "\(request.method.rawValue) \(path) reaches one instance: name it with ?instance=ID; to change every "
                     + "instance, send a request to POST /api/request?instance=* (such as {\"type\":\"tune\",…})")
         }
-        guard view.instance(id) != nil else { throw view.unknownInstanceError(id) }
+        let id = try Self.instance(in: request, view: view)
         var query = request.query
         query["instance"] = nil
         let carried = CarriedRoute(method: request.method.rawValue, path: path, query: query, body: request.body)
