@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -42,6 +44,20 @@ def logged_patch(client: StreamClient, seq: int) -> dict:
     entry = client.entry(seq)
     assert len(entry["patches"]) == 1, entry
     return entry["patches"][0]
+
+
+def assert_no_tunables_change_logged(server, stream: StreamClient, since: int) -> None:
+    """No change to the tunables' store was logged after seq `since`: a marker change made now (and taken out
+    again) is the first one the stream shows for that store. Requests answered before the marker cannot log after
+    it, since the hub gives seqs in the order it applies changes."""
+    store = tunables_store(server)
+    marker = unique_key("marker")
+    response = http(server, "PUT", f"/tune/{marker}/1")
+    assert response.status == 200, response.describe()
+    stream.wait_seq(response.json()["seq"])
+    logged = [e for e in stream.entries if since < e["seq"] < response.json()["seq"] and e.get("store") == store]
+    assert not logged, f"a refused request logged a change: {logged}"
+    assert http(server, "DELETE", f"/tune/{marker}").status == 200
 
 
 @pytest.fixture
@@ -136,24 +152,50 @@ def test_delete_removes_a_key_and_refuses_what_it_cannot_remove(server, stream):
 
 
 @pytest.mark.parametrize(
-    "segment",
-    ["a%2Fb", "k" * 257, "tab%09key", "c1%C2%85"],
-    ids=["slash", "257-bytes", "control", "c1-control"],
+    ("segment", "key"),
+    [
+        ("", ""),
+        ("a%2Fb", "a/b"),
+        ("k" * 257, "k" * 257),
+        ("%C3%A9" * 128 + "k", "\u00e9" * 128 + "k"),  # 257 bytes in 129 characters
+        ("tab%09key", "tab\tkey"),
+        ("del%7Fkey", "del\u007fkey"),
+        ("c1%C2%85", "c1\u0085"),
+    ],
+    ids=["empty", "slash", "257-bytes", "257-bytes-utf8", "control", "delete", "c1-control"],
 )
-def test_keys_no_file_or_url_could_hold_are_bad_requests_that_change_nothing(server, stream, segment):
+def test_keys_no_file_or_url_could_hold_are_bad_requests_that_change_nothing(server, stream, segment, key):
     before = tunables(server)
     wait_for(lambda: saved_values(server) == before, "earlier tests' saves are on disk")
     file_before = saved_file(server).read_bytes()
+    since = stream.last_seq
     response = http(server, "PUT", f"/tune/{segment}/1")
     assert response.status == 400, response.describe()
     assert error_code(response) == "bad_request"
-    key = segment.replace("%2F", "/").replace("%09", "\t").replace("%C2%85", "\u0085")
+    assert response.json()["error"]["message"]
     reply = stream.request({"type": "tune", "key": key, "value": 1})
     assert reply["ok"] is False and reply["error"]["code"] == "bad_request", reply
     posted = http(server, "POST", "/tune", body={**before, key: 1})
     assert posted.status == 400 and error_code(posted) == "bad_request", posted.describe()
+    replaced = stream.request({"type": "tune", "op": "replace", "values": {**before, key: 1}})
+    assert replaced["ok"] is False and replaced["error"]["code"] == "bad_request", replaced
     assert tunables(server) == before
     assert saved_file(server).read_bytes() == file_before
+    assert_no_tunables_change_logged(server, stream, since)
+
+
+def test_a_key_of_256_bytes_is_created(server, stream):
+    key = unique_key("long")
+    key += "\u00e9" * ((256 - len(key)) // 2)
+    key += "k" * (256 - len(key.encode()))
+    assert len(key.encode()) == 256
+    response = http(server, "PUT", f"/tune/{quote(key, safe='')}/3")
+    assert response.status == 200, response.describe()
+    assert response.json()["key"] == key
+    assert tunables(server)[key] == 3
+    assert logged_patch(stream, response.json()["seq"])["new"] == 3
+    wait_for(lambda: saved_values(server).get(key) == 3, "the file on disk has the 256-byte key")
+    assert http(server, "DELETE", f"/tune/{quote(key, safe='')}").status == 200
 
 
 CLOSED_DEFAULTS = {"height": 44, "title": "Shop"}
@@ -170,24 +212,35 @@ def test_a_closed_schema_refuses_unknown_keys_and_changes_nothing(launch, tmp_pa
     file_before = saved_file(running).read_bytes()
     before = tunables(running)
     assert before == CLOSED_DEFAULTS
-
-    response = http(running, "PUT", "/tune/typo/1")
-    assert response.status == 404, response.describe()
-    assert error_code(response) == "unknown_key"
-    assert "additionalKeys" in response.json()["error"]["message"]
-    posted = http(running, "POST", "/tune", body={**before, "typo": 1})
-    assert posted.status == 404 and error_code(posted) == "unknown_key"
     client = StreamClient.open(running)
     try:
+        since = client.last_seq
+        response = http(running, "PUT", "/tune/typo/1")
+        assert response.status == 404, response.describe()
+        assert error_code(response) == "unknown_key"
+        assert "additionalKeys" in response.json()["error"]["message"]
+        posted = http(running, "POST", "/tune", body={**before, "typo": 1})
+        assert posted.status == 404 and error_code(posted) == "unknown_key"
         reply = client.request({"type": "tune", "key": "typo", "value": 1})
         assert reply["ok"] is False and reply["error"]["code"] == "unknown_key", reply
+        replaced = client.request({"type": "tune", "op": "replace", "values": {**before, "typo": 1}})
+        assert replaced["ok"] is False and replaced["error"]["code"] == "unknown_key", replaced
+        # A key the schema lists keeps its checks.
+        ranged = http(running, "PUT", "/tune/height/500")
+        assert ranged.status == 400 and error_code(ranged) == "out_of_range", ranged.describe()
+        assert tunables(running) == before
+        assert saved_file(running).read_bytes() == file_before
+        # The keys it lists (and the defaults' keys) still take writes; the first change logged is this one.
+        accepted = http(running, "PUT", "/tune/title/Basket")
+        assert accepted.status == 200, accepted.describe()
+        client.wait_seq(accepted.json()["seq"])
+        store = tunables_store(running)
+        logged = [e["seq"] for e in client.entries if e["seq"] > since and e.get("store") == store]
+        assert logged == [accepted.json()["seq"]], "the refused requests logged nothing"
     finally:
         client.close()
-    assert tunables(running) == before
-    assert saved_file(running).read_bytes() == file_before
-    # The keys it lists (and the defaults' keys) still take writes.
-    assert http(running, "PUT", "/tune/title/Basket").status == 200
     assert tunables(running)["title"] == "Basket"
+    wait_for(lambda: saved_values(running)["title"] == "Basket", "the accepted write is saved")
 
 
 def run_cli(server, *args: str) -> subprocess.CompletedProcess[str]:
@@ -196,7 +249,17 @@ def run_cli(server, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(keyscope_binary()), *args], env=env, capture_output=True, text=True, timeout=30)
 
 
-def test_tune_watch_adds_and_removes_keys_and_pull_writes_back_what_the_service_has(server, tmp_path):
+def pushed_seq(watcher: Watcher, pushes: int) -> int:
+    """The seq of the watcher's `pushes`-th push ("pushed N tunables (seq S)"), once it has printed it."""
+
+    def seqs() -> list[int]:
+        return [int(m) for line in list(watcher.stdout) for m in re.findall(r"\(seq (\d+)\)", line)]
+
+    wait_for(lambda: len(seqs()) >= pushes, f"tune watch printed push {pushes}")
+    return seqs()[pushes - 1]
+
+
+def test_tune_watch_adds_and_removes_keys_and_pull_writes_back_what_the_service_has(server, stream, tmp_path):
     target = tmp_path / "constants.json"
     pulled = run_cli(server, "tune", "pull", str(target))
     assert pulled.returncode == 0, pulled.stderr
@@ -205,21 +268,32 @@ def test_tune_watch_adds_and_removes_keys_and_pull_writes_back_what_the_service_
     key = unique_key("watched")
     watcher = Watcher(server, target)
     try:
+        wait_for(lambda: any("pushed" in line for line in watcher.stdout), "the push at start")
         values[key] = 12
         save_by_rename(target, values)
         wait_for(lambda: tunables(server).get(key) == 12, "a key added to the file is created on the service")
+        patch = logged_patch(stream, pushed_seq(watcher, 1))
+        assert patch["op"] == "set" and patch["path"] == key and patch["new"] == 12 and "old" not in patch, patch
         wait_for(lambda: saved_values(server).get(key) == 12, "and saved to the service's own file")
         del values[key]
         save_by_rename(target, values)
         wait_for(lambda: key not in tunables(server), "a key removed from the file is removed on the service")
+        patch = logged_patch(stream, pushed_seq(watcher, 2))
+        assert patch["op"] == "remove" and patch["path"] == key and patch["old"] == 12, patch
+        wait_for(lambda: key not in saved_values(server), "and from the service's own file")
     finally:
         code = watcher.stop()
     assert code == 0, "".join(watcher.stderr)
 
-    added = unique_key("pulled")
+    added, number = unique_key("pulled"), unique_key("pulled_number")
     assert http(server, "PUT", f"/tune/{added}/on").status == 200
+    assert http(server, "PUT", f"/tune/{number}/2.0").status == 200
     again = run_cli(server, "tune", "pull", str(target))
     assert again.returncode == 0, again.stderr
-    assert json.loads(target.read_text()) == tunables(server)
-    assert json.loads(target.read_text())[added] == "on"
+    text = target.read_text()
+    assert json.loads(text) == tunables(server)
+    assert json.loads(text)[added] == "on" and f'"{number}": 2.0' in text, "types as the service has them"
+    # The same writer as the service's own file: once that is saved, the two are the same bytes.
+    wait_for(lambda: saved_values(server) == tunables(server), "the service saved its file")
+    assert target.read_bytes() == saved_file(server).read_bytes()
     assert http(server, "POST", "/tune", body=original).status == 200
