@@ -1,8 +1,9 @@
 """Tunables are an open JSON object (docs/tunables.md "Open and closed"): against a real `keyscope serve --demo`,
-new keys are created by `PUT /tune`, `POST /tune` and the WebSocket `tune` request, removed by `DELETE /tune/:key`
-and by a `POST` that leaves them out, and every such change is in `GET /tune`, in the log and in the saved file. A
-closed schema (`"additionalKeys": false`) refuses keys it does not list, and `keyscope tune watch` / `pull` carry
-added and removed keys both ways."""
+new keys are created by `PUT /tune`, `POST /tune`, the WebSocket `tune` request and an edit of the served file,
+removed by `DELETE /tune/:key` and by a `POST` or an edit that leaves them out, and every such change is in
+`GET /tune`, in the log and in the saved file. Keys no file or URL could hold, and under a closed schema
+(`"additionalKeys": false`) keys it does not list, are refused with nothing changed (state, file and log).
+`keyscope tune watch` / `pull` carry added and removed keys both ways."""
 
 from __future__ import annotations
 
@@ -196,6 +197,37 @@ def test_a_key_of_256_bytes_is_created(server, stream):
     assert logged_patch(stream, response.json()["seq"])["new"] == 3
     wait_for(lambda: saved_values(server).get(key) == 3, "the file on disk has the 256-byte key")
     assert http(server, "DELETE", f"/tune/{quote(key, safe='')}").status == 200
+
+
+def next_logged(stream: StreamClient, store: str, since: int) -> dict:
+    """The first entry of `store` after seq `since`, read from the stream until it comes."""
+
+    def found():
+        return next((e for e in stream.entries if e["seq"] > since and e.get("store") == store), None)
+
+    while found() is None:
+        stream.read()  # raises when nothing comes within its timeout
+    return found()
+
+
+def test_an_edit_of_the_served_file_adds_and_removes_a_key_live(server, stream):
+    path = saved_file(server)
+    before = tunables(server)
+    wait_for(lambda: saved_values(server) == before, "earlier tests' saves are on disk")
+    key = unique_key("edited")
+    store = tunables_store(server)
+
+    since = stream.last_seq
+    save_by_rename(path, {**before, key: 2.5})
+    entry = next_logged(stream, store, since)
+    assert entry["patches"] == [{"op": "set", "path": key, "new": 2.5}], entry
+    assert tunables(server)[key] == 2.5
+
+    since = stream.last_seq
+    save_by_rename(path, before)
+    entry = next_logged(stream, store, since)
+    assert entry["patches"] == [{"op": "remove", "path": key, "old": 2.5}], entry
+    assert tunables(server) == before
 
 
 CLOSED_DEFAULTS = {"height": 44, "title": "Shop"}
