@@ -77,7 +77,7 @@ public enum TunePath {
     /// U+007F–U+009F: they cannot cross the HTTP parser, and an editor would not show them in the file). Every other
     /// key is allowed, dots and brackets included: a tunable key is one top-level key, never a key path.
     public static func keyProblem(_ key: String) -> String? {
-        let shown = key.utf8.count > 40 ? "\(key.prefix(40).debugDescription)…" : key.debugDescription
+        let shown = key.utf8.count > 40 ? "\(visible(key.prefix(40)))…" : visible(key)
         if key.isEmpty { return "a tunable key cannot be empty" }
         if key.utf8.count > maxKeyBytes {
             return "the key \(shown) is \(key.utf8.count) bytes long; a tunable key has at most \(maxKeyBytes)"
@@ -89,6 +89,20 @@ public enum TunePath {
             return "the key \(shown) holds a control character, which no tunable key may"
         }
         return nil
+    }
+
+    /// `key` quoted for a message, every control character written as an escape (`"c1\u{85}"`): Swift's
+    /// `debugDescription` escapes C0 ones but leaves U+0080–U+009F as they are, invisible where the message is read.
+    private static func visible(_ key: some StringProtocol) -> String {
+        var out = ""
+        for scalar in String(key).debugDescription.unicodeScalars {
+            if (0x7F...0x9F).contains(scalar.value) {
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// The rule ``keyProblem(_:)`` checks, in words, for error messages.

@@ -79,6 +79,15 @@ extension TunablesTests {
             #expect(HubError.Code.badRequest == code { try (t as any TunablesEndpoint).validate(key: key, value: 1) })
         }
 
+        @Test(arguments: [("c1\u{85}", #""c1\u{85}""#), ("del\u{7F}", #""del\u{7F}""#), ("tab\t", #""tab\t""#)])
+        func aControlCharacterIsShownAsAnEscapeInTheMessage(key: String, shown: String) throws {
+            let sandbox = try Sandbox(defaults: ["a": 1])
+            let t = try sandbox.open()
+            let message = #expect(throws: TunablesError.self) { try t.set(key, 1) }?.message ?? ""
+            #expect(message.contains("the key \(shown) holds a control character"), "\(message)")
+            #expect(!message.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        }
+
         @Test func aKeyOf256BytesIsAllowed() throws {
             let sandbox = try Sandbox(defaults: ["a": 1])
             let t = try sandbox.open()
