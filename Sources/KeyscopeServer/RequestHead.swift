@@ -81,8 +81,8 @@ struct RequestHead: Sendable, Hashable {
                     "the path has a bad percent escape: % must be followed by two hex digits (write a % itself as %25)"
             }
             if high << 4 | low < 0x20 || high << 4 | low == 0x7F {
-                return
-                    "the path holds an escaped control character (%\(String(high << 4 | low, radix: 16, uppercase: true))), which no path may"
+                let escape = String(decoding: target[index...index + 2], as: UTF8.self)
+                return "the path holds an escaped control character (\(escape)), which no path may"
             }
             index += 2
         }

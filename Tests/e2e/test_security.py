@@ -503,6 +503,14 @@ def test_traversal_never_leaves_public(server, path):
     assert response.header("cross-origin-resource-policy") == "same-origin", response.describe()
 
 
+@pytest.mark.parametrize("escape", ["%00", "%09", "%0a", "%1F", "%7f"])
+def test_an_escaped_control_character_is_named_as_written(server, escape):
+    response = raw_request(server, path=f"/api/snapshot{escape}")
+    assert response.status == 400, response.describe()
+    assert response.json()["error"]["code"] == "bad_request", response.describe()
+    assert f"({escape})" in response.json()["error"]["message"], response.describe()
+
+
 @pytest.fixture(scope="module")
 def public_server(tmp_path_factory):
     """A server on a public directory of our own, with symlinks out of it and hidden files."""
