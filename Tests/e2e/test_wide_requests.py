@@ -55,6 +55,19 @@ def fd_count(server: KeyscopeServer) -> int:
     return len(os.listdir(f"/proc/{server.pid}/fd"))
 
 
+def settled_fd_count(server: KeyscopeServer) -> int:
+    """The server's descriptor count once it has held for a second: the start's readiness check closes a
+    WebSocket just before the server is handed over, and on a loaded machine the server has not yet closed its side."""
+    counts = [fd_count(server)]
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        time.sleep(0.25)
+        counts.append(fd_count(server))
+        if len(counts) >= 5 and len(set(counts[-5:])) == 1:
+            break
+    return counts[-1]
+
+
 def snapshot_root(server: KeyscopeServer) -> dict:
     response = http(server, "GET", "/api/snapshot", timeout=120)
     assert response.status == 200, response.describe()
@@ -243,7 +256,7 @@ def post_and_go(server: KeyscopeServer, body: bytes) -> socket.socket:
 def test_clients_that_close_mid_request_leave_the_service_whole(server):
     members = 30_000
     assert http(server, "GET", "/api/health").status == 200
-    fds_before = fd_count(server)
+    fds_before = settled_fd_count(server)
     stream = StreamClient.open(server)  # sees every write that applies, whole
     finishing, resetting = [unique_key("gone") for _ in range(4)], [unique_key("reset") for _ in range(4)]
     body = {key: json.dumps(merge(key, members, index)).encode()
@@ -297,7 +310,7 @@ def test_clients_that_close_mid_request_leave_the_service_whole(server):
     wait_for(all_finishing_written, "the writes of the clients that went to apply", timeout=300)
     for key, value in written().items():
         assert len(value) == members and value["m0"] == (finishing + resetting).index(key), key
-    wait_for(lambda: fd_count(server) == fds_before + 1, f"the descriptors to come back to {fds_before} (and the "
+    wait_for(lambda: fd_count(server) <= fds_before + 1, f"the descriptors to come back to {fds_before} (and the "
              "stream's)", timeout=60)
     stream.close()
     reply = http(server, "POST", "/api/request", body={"type": "resync"})
@@ -312,7 +325,7 @@ def test_clients_that_close_mid_request_leave_the_service_whole(server):
 def test_a_flood_of_wide_requests_is_not_read_ahead(launch):
     # The log is kept small, so that what the server holds is the flood's and not the log's.
     server = launch("--rate", "20", "--log-bytes", "4MB")
-    fds_before = fd_count(server)
+    fds_before = settled_fd_count(server)
     baseline = server.rss_kib()
     # Wide merges that the server must parse whole before the store refuses them (a merge under a number): each
     # costs the worker its parse, and changes nothing.
@@ -370,4 +383,4 @@ def test_a_flood_of_wide_requests_is_not_read_ahead(launch):
         f"requests (at most {RSS_BOUND_MIB})")
     assert http(server, "GET", "/api/snapshot").json()["seq"] > 0
     assert store_root(http(server, "GET", "/api/snapshot").json(), STORE)[key] == 5
-    wait_for(lambda: fd_count(server) == fds_before, f"the descriptors to come back to {fds_before}", timeout=60)
+    wait_for(lambda: fd_count(server) <= fds_before, f"the descriptors to come back to {fds_before}", timeout=60)
