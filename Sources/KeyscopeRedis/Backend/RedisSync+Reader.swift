@@ -102,10 +102,7 @@ extension RedisSync {
         link.applyRemote(origin: origin) { root in
             state.withLock { state in
                 var operations: [StoreOperation] = []
-                for (key, value) in writes {
-                    // A key changed here and not yet pushed keeps its local value: its push comes later, so it wins.
-                    if state.pending[key] != nil || (state.known[key] ?? 0) >= version { continue }
-                    state.known[key] = version
+                for (key, value) in writes where state.takesRemote(key, at: version) {
                     operations += Self.operations(key, value, current: root)
                 }
                 return operations
@@ -132,6 +129,10 @@ extension RedisSync {
     /// applied, keys changed here are kept (and pushed), keys Redis does not know are pushed, never removed. At the
     /// first join, keys written here before it that the document holds take the document's value instead.
     func join(_ client: RedisClient) throws(RedisError) {
+        // No push starts while a join is needed; one already on its way is let finish first, so that the keys it
+        // carries are not pending while the document is read (the rules still hold if it does not finish in time).
+        awaitPushAnswer()
+        let asked = state.withLock { $0.joinRequests }
         let reply = try client.call([
             "EVAL", RedisScripts.join, "4", layout.meta, layout.doc, layout.ver, layout.log,
             UUID().uuidString.lowercased(),
@@ -155,7 +156,7 @@ extension RedisSync {
         }
         // The store may be gone (then nothing ran); either way this join is done.
         state.withLock { state in
-            if state.epoch == epoch { state.needsJoin = false }
+            if state.epoch == epoch && state.joinRequests == asked { state.needsJoin = false }
         }
         markConnected()
         wake.signal()
@@ -176,7 +177,7 @@ extension RedisSync {
             backend.logger.warning(
                 "the Redis document is new (Redis lost its data); pushing this instance's keys it lacks",
                 metadata: ["namespace": "\(namespace)"])
-            state.known = [:]
+            state.forgetVersions()
         } else if state.epoch == epoch && version < state.lastVersion {
             // Redis came back from an older save: what this store got after that save is newer, so it is pushed.
             backend.logger.warning(
@@ -196,8 +197,7 @@ extension RedisSync {
                 state.pending[key] = nil
                 yielded.append(key)
             }
-            if state.pending[key] != nil || (state.known[key] ?? 0) >= stamp.version { continue }
-            state.known[key] = stamp.version
+            guard state.takesRemote(key, at: stamp.version) else { continue }
             let value = doc[key].flatMap { decode($0, key: key) }
             if doc[key] != nil && value == nil { continue }
             operations += Self.operations(key, value, current: root)
