@@ -12,11 +12,14 @@ extension RedisSync {
             url: backend.url, connectTimeout: backend.options.connectTimeout,
             commandTimeout: backend.options.blockTime + backend.options.commandTimeout)
         var backoff = RedisBackoff()
+        // The last failure logged: one that repeats at every retry (a refused password) is logged once.
+        var lastFailure: String?
         while !isStopped {
             do throws(RedisError) {
                 if state.withLock({ $0.needsJoin }) {
                     try join(client)
                     backoff.reset()
+                    lastFailure = nil
                 }
                 let from = state.withLock { $0.lastVersion }
                 let reply = try client.call([
@@ -32,9 +35,14 @@ extension RedisSync {
                 markUnreachable(error)
                 pause(backoff.nextDelay(), on: readerWake)
             } catch {
-                backend.logger.error(
-                    "reading from Redis failed; joining again",
-                    metadata: ["namespace": "\(namespace)", "error": "\(error)"])
+                if "\(error)" != lastFailure {
+                    lastFailure = "\(error)"
+                    backend.logger.error(
+                        "reading from Redis failed; trying again",
+                        metadata: ["namespace": "\(namespace)", "error": "\(error)"])
+                }
+                // Redis answered (refusing the login, say): opening the store need not wait for it any longer.
+                noteFirstAttempt()
                 state.withLock { $0.needsJoin = true }
                 pause(backoff.nextDelay(), on: readerWake)
             }
