@@ -82,6 +82,30 @@ import Testing
         #expect(b.store.backendStatus?.pending == 0)
     }
 
+    /// Redis that cannot run a push (`CLIENT PAUSE … WRITE` holds every script) never holds a writer: every write
+    /// returns and is in the store, pending; once Redis runs them again the other instance has them all.
+    @Test func aSlowRedisNeverHoldsAWriter() throws {
+        let server = try RedisTestServer()
+        let a = try Instance(server.url, fleet: "f", id: "a")
+        let b = try Instance(server.url, fleet: "f", id: "b")
+        a.store.set("warm", 1)
+        eventually("B has warm") { b.store.get("warm") == 1 && a.store.backendStatus?.pending == 0 }
+        let admin = try inspect(server)
+        try admin.call(["CLIENT", "PAUSE", "60000", "WRITE"])
+        for index in 0..<200 {
+            #expect(a.store.set(StoreKeyPath(segments: [.key("k\(index % 5)")]), .integer(Int64(index))))
+        }
+        // Every write returned while Redis could run none of the pushes.
+        #expect(a.store.get("k4") == 199)
+        #expect((a.store.backendStatus?.pending ?? 0) > 0)
+        #expect(b.store.get("k4") == nil)
+        try admin.call(["CLIENT", "UNPAUSE"])
+        eventually("B has every write, nothing pending") {
+            b.store.snapshot() == a.store.snapshot() && a.store.backendStatus?.pending == 0
+        }
+        #expect(b.store.get("k4") == 199)
+    }
+
     @Test func restartedEmptyNothingIsWipedAndTheDocumentIsRefilled() throws {
         let server = try RedisTestServer()
         let a = try Instance(server.url, fleet: "f", id: "a")

@@ -1,6 +1,6 @@
 """Backend storage on Redis (docs/fleet.md): real `keyscope serve --demo --redis …` processes share the demo's backend
 store `app/backend:shop` through a real redis-server the test starts itself; the secret mirrors
-(`app/secrets:<service>`) never go through it."""
+(`app/secrets:<service>`) never go through it. Redis's own faults: test_redis_backend_faults.py."""
 
 from __future__ import annotations
 
@@ -8,29 +8,17 @@ import json
 
 import pytest
 
+from redis_backend_support import PASSWORD, STORE, snapshot_entry, start_instance
 from redis_support import RedisServer
 from support import KeyscopeServer, StreamClient, http, request_http, store_root, unique_key, wait_for
 
-STORE = "app/backend:shop"
 SECRETS_STORE = "app/secrets:com.keyscope.demo.api"
-PASSWORD = "e2e-secret-pw"
 
 
 @pytest.fixture
 def redis():
     with RedisServer(password=PASSWORD) as server:
         yield server
-
-
-def start_instance(redis: RedisServer, instance: str, fleet: str = "e2e") -> KeyscopeServer:
-    server = KeyscopeServer(["--redis", redis.url, "--fleet", fleet, "--instance", instance, "--rate", "5"])
-    server.wait_store(STORE)
-    return server
-
-
-def snapshot_entry(server: KeyscopeServer) -> dict:
-    snapshot = http(server, "GET", "/api/snapshot").json()
-    return next(store for store in snapshot["stores"] if store["id"] == STORE)
 
 
 def test_a_write_on_one_instance_appears_on_the_other(redis):
@@ -68,21 +56,42 @@ def test_a_write_on_one_instance_appears_on_the_other(redis):
 
 
 def test_snapshot_shows_the_backend_and_never_the_password(redis):
-    one = start_instance(redis, "shop-1")
+    # The URL from KEYSCOPE_REDIS_URL, with the password, and nothing on the command line.
+    one = start_instance(redis, "shop-1", url="", env={"KEYSCOPE_REDIS_URL": redis.url})
+    wrong = f"redis://:wrong-pw-4711@127.0.0.1:{redis.port}"
+    refused = start_instance(redis, "shop-refused", url=wrong)
     try:
         # Connected, with nothing left to push (the demo's own changes reach Redis within milliseconds).
         backend = wait_for(lambda: (e := snapshot_entry(one)["backend"])["state"] == "connected"
                            and e["pending"] == 0 and e, "connected backend with nothing pending")
         assert backend == {"redis": redis.shown_url, "state": "connected", "pending": 0}
         # Other stores have no backend member.
-        others = [s for s in http(one, "GET", "/api/snapshot").json()["stores"] if s["id"] != STORE]
+        snapshot_text = http(one, "GET", "/api/snapshot").body.decode()
+        others = [s for s in json.loads(snapshot_text)["stores"] if s["id"] != STORE]
         assert others and all("backend" not in s for s in others)
+        # The refused login: never connected, its writes pending, and the log says what to check.
+        request_http(refused, {"type": "write", "store": STORE, "op": "set", "path": "refused", "value": 1})
+        entry = snapshot_entry(refused)["backend"]
+        assert entry["redis"] == redis.shown_url and entry["state"] == "connecting" and entry["pending"] >= 1, entry
+        backend_refusals = lambda: [line for line in refused.stderr_text().splitlines()  # noqa: E731
+                                    if "keyscope.redis" in line and "check the credentials" in line]
+        wait_for(backend_refusals, "the refused login logged")
+        refused_text = http(refused, "GET", "/api/snapshot").body.decode()
+        # Redis holds what the instance published to the fleet: no password there either.
+        redis_texts = [redis_text(redis, key) for key in redis.call("KEYS", "*")]
         one.stop()
-        for text in (one.stdout_text(), one.stderr_text()):
-            assert PASSWORD not in text
+        refused.stop()
+        texts = [one.stdout_text(), one.stderr_text(), refused.stdout_text(), refused.stderr_text(), snapshot_text,
+                 refused_text, *redis_texts]
+        for text in texts:
+            assert PASSWORD not in text and "wrong-pw-4711" not in text
         assert redis.shown_url in one.stderr_text()
+        # Logged once, not at each retry; and Redis did answer (refusing), so the store did not wait for it.
+        assert len(backend_refusals()) == 1, refused.stderr_text()
+        assert "did not answer in time" not in refused.stderr_text()
     finally:
         one.stop()
+        refused.stop()
 
 
 def test_instances_of_other_fleets_do_not_share(redis):
@@ -156,67 +165,6 @@ def test_the_secret_mirrors_are_never_synced_through_redis(redis):
         assert not any(secret in text or "\u2022" in text or "token" in text for text in fields), fields
         # Each instance keeps its own secret store: two's mirror never heard of one's new token.
         assert store_root(http(two, "GET", "/api/snapshot").json(), SECRETS_STORE)["token"] != placeholder
-    finally:
-        one.stop()
-        two.stop()
-
-
-def test_a_demo_started_while_redis_is_down_takes_the_fleets_settings_when_it_returns():
-    """The demo writes default flags and banner into an empty backend store when Redis is down at its start; when
-    Redis returns they must not replace the fleet's settings (docs/fleet.md "The conflict rule")."""
-    with RedisServer(password=PASSWORD, persistent=True) as redis:
-        one = start_instance(redis, "shop-1")
-        two = None
-        try:
-            banner = unique_key("fleet-banner")
-            for payload in ({"type": "write", "store": STORE, "op": "set", "path": "banner", "value": banner},
-                            {"type": "write", "store": STORE, "op": "set", "path": "flags.e2eMarker", "value": True}):
-                assert request_http(one, payload).status == 200
-            wait_for(lambda: snapshot_entry(one)["backend"]["pending"] == 0, "shop-1 pushed the fleet's settings")
-            redis.stop()  # saves its data: it comes back with it
-            two = start_instance(redis, "shop-2")
-            assert snapshot_entry(two)["backend"]["state"] == "connecting"
-            defaults = snapshot_entry(two)["root"]
-            assert "e2eMarker" not in defaults["flags"] and defaults["banner"] != banner
-            redis.start()
-            wait_for(lambda: (e := snapshot_entry(two)["backend"])["state"] == "connected" and e["pending"] == 0,
-                     "shop-2 synced", timeout=20)
-            # The fleet's flags object (with its marker) is what both hold; the demo's own flag flips since keep it.
-            wait_for(lambda: snapshot_entry(two)["root"].get("flags") == snapshot_entry(one)["root"].get("flags")
-                     and snapshot_entry(two)["root"].get("banner") == snapshot_entry(one)["root"].get("banner"),
-                     "both instances hold the same settings", timeout=20)
-            for server in (one, two):
-                assert snapshot_entry(server)["root"]["flags"]["e2eMarker"] is True
-        finally:
-            one.stop()
-            if two is not None:
-                two.stop()
-
-
-def test_redis_restarted_empty_wipes_nothing_and_sync_resumes(redis):
-    one = start_instance(redis, "shop-1")
-    two = start_instance(redis, "shop-2")
-    try:
-        before = unique_key("before")
-        request_http(one, {"type": "write", "store": STORE, "op": "set", "path": before, "value": "kept"})
-        wait_for(lambda: store_root(http(two, "GET", "/api/snapshot").json(), STORE).get(before) == "kept",
-                 "synced before the restart")
-        redis.restart(keep_data=False)
-        # Both instances keep their data, reconnect by themselves, and sync again.
-        after = unique_key("after")
-        wait_for(lambda: snapshot_entry(two)["backend"]["state"] == "connected", "shop-2 reconnected", timeout=20)
-        request_http(two, {"type": "write", "store": STORE, "op": "set", "path": after, "value": 2})
-        wait_for(lambda: store_root(http(one, "GET", "/api/snapshot").json(), STORE).get(after) == 2,
-                 "shop-2's write reached shop-1 after the restart", timeout=20)
-        for server in (one, two):
-            assert store_root(http(server, "GET", "/api/snapshot").json(), STORE).get(before) == "kept"
-        # And the refilled document is what a new instance loads.
-        three = start_instance(redis, "shop-3")
-        try:
-            wait_for(lambda: snapshot_entry(three)["root"].get(before) == "kept"
-                     and snapshot_entry(three)["root"].get(after) == 2, "a new instance loads both keys")
-        finally:
-            three.stop()
     finally:
         one.stop()
         two.stop()

@@ -91,13 +91,14 @@ extension RedisSync {
 
     /// The push is in Redis at `version`: keys not changed again meanwhile are no longer pending.
     private func acknowledge(_ batch: Batch, version: Int64) {
-        let more = state.withLock { state -> Bool in
-            for (key, count) in batch.taken {
-                if state.pending[key] == count { state.pending[key] = nil }
-                state.known[key] = max(state.known[key] ?? 0, version)
-            }
-            state.pushing = false
-            return !state.pending.isEmpty
+        let (more, rejoin) = state.withLock { state -> (Bool, Bool) in
+            let rejoin = state.acknowledge(batch.taken, version: version)
+            return (!state.pending.isEmpty, rejoin)
+        }
+        if rejoin {
+            backend.logger.debug(
+                "a write from another instance came after this push; joining to take it",
+                metadata: ["namespace": "\(namespace)"])
         }
         markConnected()
         if more { wake.signal() }

@@ -12,11 +12,14 @@ extension RedisSync {
             url: backend.url, connectTimeout: backend.options.connectTimeout,
             commandTimeout: backend.options.blockTime + backend.options.commandTimeout)
         var backoff = RedisBackoff()
+        // The last failure logged: one that repeats at every retry (a refused password) is logged once.
+        var lastFailure: String?
         while !isStopped {
             do throws(RedisError) {
                 if state.withLock({ $0.needsJoin }) {
                     try join(client)
                     backoff.reset()
+                    lastFailure = nil
                 }
                 let from = state.withLock { $0.lastVersion }
                 let reply = try client.call([
@@ -32,9 +35,14 @@ extension RedisSync {
                 markUnreachable(error)
                 pause(backoff.nextDelay(), on: readerWake)
             } catch {
-                backend.logger.error(
-                    "reading from Redis failed; joining again",
-                    metadata: ["namespace": "\(namespace)", "error": "\(error)"])
+                if "\(error)" != lastFailure {
+                    lastFailure = "\(error)"
+                    backend.logger.error(
+                        "reading from Redis failed; trying again",
+                        metadata: ["namespace": "\(namespace)", "error": "\(error)"])
+                }
+                // Redis answered (refusing the login, say): opening the store need not wait for it any longer.
+                noteFirstAttempt()
                 state.withLock { $0.needsJoin = true }
                 pause(backoff.nextDelay(), on: readerWake)
             }
@@ -102,10 +110,7 @@ extension RedisSync {
         link.applyRemote(origin: origin) { root in
             state.withLock { state in
                 var operations: [StoreOperation] = []
-                for (key, value) in writes {
-                    // A key changed here and not yet pushed keeps its local value: its push comes later, so it wins.
-                    if state.pending[key] != nil || (state.known[key] ?? 0) >= version { continue }
-                    state.known[key] = version
+                for (key, value) in writes where state.takesRemote(key, at: version) {
                     operations += Self.operations(key, value, current: root)
                 }
                 return operations
@@ -132,6 +137,10 @@ extension RedisSync {
     /// applied, keys changed here are kept (and pushed), keys Redis does not know are pushed, never removed. At the
     /// first join, keys written here before it that the document holds take the document's value instead.
     func join(_ client: RedisClient) throws(RedisError) {
+        // No push starts while a join is needed; one already on its way is let finish first, so that the keys it
+        // carries are not pending while the document is read (the rules still hold if it does not finish in time).
+        awaitPushAnswer()
+        let asked = state.withLock { $0.joinRequests }
         let reply = try client.call([
             "EVAL", RedisScripts.join, "4", layout.meta, layout.doc, layout.ver, layout.log,
             UUID().uuidString.lowercased(),
@@ -155,7 +164,7 @@ extension RedisSync {
         }
         // The store may be gone (then nothing ran); either way this join is done.
         state.withLock { state in
-            if state.epoch == epoch { state.needsJoin = false }
+            if state.epoch == epoch && state.joinRequests == asked { state.needsJoin = false }
         }
         markConnected()
         wake.signal()
@@ -176,7 +185,7 @@ extension RedisSync {
             backend.logger.warning(
                 "the Redis document is new (Redis lost its data); pushing this instance's keys it lacks",
                 metadata: ["namespace": "\(namespace)"])
-            state.known = [:]
+            state.forgetVersions()
         } else if state.epoch == epoch && version < state.lastVersion {
             // Redis came back from an older save: what this store got after that save is newer, so it is pushed.
             backend.logger.warning(
@@ -196,8 +205,7 @@ extension RedisSync {
                 state.pending[key] = nil
                 yielded.append(key)
             }
-            if state.pending[key] != nil || (state.known[key] ?? 0) >= stamp.version { continue }
-            state.known[key] = stamp.version
+            guard state.takesRemote(key, at: stamp.version) else { continue }
             let value = doc[key].flatMap { decode($0, key: key) }
             if doc[key] != nil && value == nil { continue }
             operations += Self.operations(key, value, current: root)

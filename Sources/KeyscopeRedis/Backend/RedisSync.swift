@@ -26,6 +26,12 @@ final class RedisSync: BackendSync {
         var stopped = false
         /// A push is on its way and its answer not taken in yet (its keys still pending).
         var pushing = false
+        /// Pending key → the newest version of another instance's write to it that was passed over (see
+        /// ``takesRemote(_:at:)``).
+        var passedOver: [String: Int64] = [:]
+        /// Counts the joins asked for by ``acknowledge(_:version:)``: a join that was under way when one was asked
+        /// for may have passed over the same write, so it does not count as the one asked for.
+        var joinRequests: UInt64 = 0
     }
 
     let backend: RedisBackend
