@@ -173,6 +173,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await Keyscope.reportingUsageErrors(of: Self.self) { try await serveDemo() }
+    }
+
+    private func serveDemo() async throws {
         logLevel.bootstrapLogging()
         MallocArenas.limit(to: MallocArenas.serveLimit)
         var options = listener.serverOptions(defaultPort: ListenerOptions.servePort)
