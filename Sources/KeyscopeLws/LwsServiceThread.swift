@@ -122,6 +122,9 @@ package final class LwsServiceThread: Sendable {
         info.count_threads = 1
         if !settings.host.contains(":") { info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
         if settings.validatesUTF8 { info.options |= UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8) }
+        // Without it lws keeps a vhost whose address is not this machine's waiting for it to appear, listening
+        // nowhere, and the server would report a port it does not serve.
+        info.options |= UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
 
         guard let context = lws_create_context(&info) else {
             listening.signal()

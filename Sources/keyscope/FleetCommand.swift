@@ -63,6 +63,10 @@ struct FleetCommand: AsyncParsableCommand {
     var logLevel: LogLevelOption = .warning
 
     func run() async throws {
+        try await Keyscope.reportingUsageErrors(of: Self.self) { try await serveFleet() }
+    }
+
+    private func serveFleet() async throws {
         logLevel.bootstrapLogging()
         guard
             let url = redis

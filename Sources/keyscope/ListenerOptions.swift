@@ -72,6 +72,7 @@ struct ListenerOptions: ParsableArguments {
     static let fleetPort = 8090
 
     func validate() throws {
+        try TokenOption.validate(port: port, token: token)
         guard headerTimeout >= 1 else { throw ValidationError("--header-timeout must be at least 1 second.") }
         guard maxConnections >= 2 else {
             throw ValidationError("--max-connections must be at least 2; got \(maxConnections).")

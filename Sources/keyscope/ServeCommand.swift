@@ -35,9 +35,10 @@ struct ServeCommand: AsyncParsableCommand {
             folder), --no-tunables none. On start it prints one line,
               Keyscope dashboard: http://127.0.0.1:PORT/?token=TOKEN
             and writes the address and token to a file only you can read, where the client commands (`snapshot`, \
-            `tail`, `write`, `tune`, `record`) find them. Ctrl-C (or SIGTERM) closes every client with 1001 and \
-            exits. A port that cannot be listened on (another server has it) is an error with exit status 1: pass \
-            --port 0 for a free one.
+            `tail`, `write`, `tune`, `record`, `open`) find them; with several servers running they use the newest \
+            and name it on stderr (--port N picks one). Ctrl-C (or SIGTERM) closes every client with 1001 and \
+            exits. A port that cannot be listened on (another server has it, or --host is not an address of this \
+            machine) is an error with exit status 1: pass --port 0 for a free port.
 
             State folder: $KEYSCOPE_HOME, else $XDG_STATE_HOME/keyscope, else ~/.local/state/keyscope. The demo \
             keeps its tunables (demo/live-constants.json, with your edits) and its settings store \
@@ -172,6 +173,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await Keyscope.reportingUsageErrors(of: Self.self) { try await serveDemo() }
+    }
+
+    private func serveDemo() async throws {
         logLevel.bootstrapLogging()
         MallocArenas.limit(to: MallocArenas.serveLimit)
         var options = listener.serverOptions(defaultPort: ListenerOptions.servePort)

@@ -25,8 +25,13 @@ enum ServeFailure {
         }
     }
 
-    /// The message for a port that could not be listened on; `holder` is the keyscope server found there.
+    /// The message for a port that could not be listened on; `holder` is the keyscope server found there. With
+    /// port 0 (any free port) only the address can be at fault.
     static func listenFailure(host: String, port: Int, holder: ServerRecord?) -> String {
+        guard port != 0 else {
+            return "could not listen on \(host): it is not an address of this machine; leave --host out for "
+                + "127.0.0.1, or name one this machine has"
+        }
         let why =
             holder.map { "\($0.name) (pid \($0.pid)) is serving there" }
             ?? "the port is taken, or the address is not one of this machine's"

@@ -35,10 +35,11 @@ struct TailCommand: AsyncParsableCommand {
             --store (repeatable) keeps the entries of those stores. A store the server does not have is an error \
             (exit status 1) listing its stores and the closest one, except a well-formed id unlike all of them (a \
             scenario's store registered later), which is followed from when it is registered, with a notice on \
-            stderr. --prefix keeps the patches at that key path or below it, by segments: cart matches cart, \
+            stderr, and another if a store whose id is close to it registers (a misspelling of a store that comes \
+            and goes). --prefix keeps the patches at that key path or below it, by segments: cart matches cart, \
             cart.total and cart[0], not cartoon; store events (registered, reset, removed) pass whenever their \
-            store does, since they replace the whole root, so without --store they show for every store. Runs until Ctrl-C, until --count entries were printed, or until the server \
-            closes the connection. Notices (the starting seq, a gap when this client fell behind and entries were \
+            store does, since they replace the whole root, so without --store they show for every store. Runs \
+            until Ctrl-C, until --count entries were printed, or until the server closes the connection. Notices (the starting seq, a gap when this client fell behind and entries were \
             skipped, the server closing) go to stderr.
 
             Examples:
@@ -84,6 +85,7 @@ struct TailCommand: AsyncParsableCommand {
         defer { watcher.stop() }
         var printed = 0
         var snapshots = 0
+        var awaited: [String] = []
         do {
             following: for try await message in client.messages {
                 switch InspectorMessage(message) {
@@ -93,7 +95,7 @@ struct TailCommand: AsyncParsableCommand {
                         Console.error("keyscope tail: following every instance of \(client.endpoint) (Ctrl-C stops)")
                     }
                 case .snapshot(let snapshot):
-                    if snapshots == 0 { try checkStores(KnownStores.ids(in: snapshot)) }
+                    if snapshots == 0 { awaited = try checkStores(KnownStores.ids(in: snapshot)) }
                     let seq = snapshot["seq"]?.integerValue.map { "#\($0)" } ?? "?"
                     Console.error(
                         snapshots == 0
@@ -102,7 +104,7 @@ struct TailCommand: AsyncParsableCommand {
                     snapshots += 1
                 case .changes(let entries):
                     for entry in entries {
-                        guard show(entry, filter) else { continue }
+                        guard show(entry, filter, awaited: &awaited) else { continue }
                         printed += 1
                         if let count, printed >= count { break following }
                     }
@@ -125,18 +127,35 @@ struct TailCommand: AsyncParsableCommand {
 
     /// Fails for a --store the server does not have (with its stores and the closest one), unless it is a well-formed
     /// id unlike any of them: a scenario's store may be registered later, so that one is only noted on stderr.
-    private func checkStores(_ ids: [String]) throws(CommandFailure) {
+    /// Returns those awaited ids.
+    private func checkStores(_ ids: [String]) throws(CommandFailure) -> [String] {
+        var awaited: [String] = []
         for id in store where !ids.contains(id) {
             let message = KnownStores.unknown(id, among: ids)
             guard StoreID(id) != nil, KnownStores.closest(to: id, among: ids) == nil else {
                 throw CommandFailure(message)
             }
             Console.error("keyscope tail: \(message); following it from when it is registered")
+            awaited.append(id)
         }
+        return awaited
+    }
+
+    /// When a store registers whose id is close to an awaited --store (that store is not there yet, and perhaps
+    /// never will be: a misspelling of one that comes and goes), says so once.
+    private func noteNearMiss(_ entry: LogEntry, awaited: inout [String]) {
+        guard case .registered(let id, _, _) = entry.event, !awaited.isEmpty else { return }
+        let registered = id.description
+        guard let index = awaited.firstIndex(where: { KnownStores.closest(to: $0, among: [registered]) != nil })
+        else { return }
+        Console.error(
+            "keyscope tail: \(registered) was registered; did you mean it? (still waiting for \(awaited[index]); "
+                + "Ctrl-C, then `keyscope tail --store \(registered)`)")
+        awaited.remove(at: index)
     }
 
     /// Prints one entry when the filter keeps it; returns whether it printed.
-    private func show(_ value: StoreValue, _ filter: TailFilter) -> Bool {
+    private func show(_ value: StoreValue, _ filter: TailFilter, awaited: inout [String]) -> Bool {
         let line = value.jsonText(sortedKeys: true)
         let entry: LogEntry
         do {
@@ -145,6 +164,7 @@ struct TailCommand: AsyncParsableCommand {
             Console.error("keyscope tail: skipped an entry that is not a log event (\(error)): \(line)")
             return false
         }
+        noteNearMiss(entry, awaited: &awaited)
         guard let kept = filter.select(entry) else { return false }
         // On a fleet dashboard's merged stream every entry names its instance: so does the line.
         let instance = value["instance"]?.stringValue.map { "[\($0)] " } ?? ""

@@ -159,3 +159,46 @@ def test_record_with_a_misspelt_mute_store_stops_before_writing(server, scratch)
     stderr = runtime_failure(cli(server, "record", "-o", str(target), "--duration", "1s", "--mute-store", "app/memroy"))
     assert '--mute-store: no store "app/memroy" on the server; did you mean app/memory?' in stderr
     assert not target.exists(), "nothing recorded with the store left in by mistake"
+
+
+def test_tune_set_of_a_key_the_demo_lacks_says_it_created_it_and_remove_takes_it_out(server):
+    known = sorted(http(server, "GET", "/tune").json())
+    assert "toolbar_height" in known and "toolbr_height" not in known
+    created = cli(server, "tune", "set", "toolbr_height", "60")
+    assert created.returncode == 0, created.stderr
+    assert re.fullmatch(r"toolbr_height = 60 \(seq \d+\)\n", created.stdout), "stdout stays `KEY = VALUE (seq N)`"
+    assert (f"keyscope tune set: created toolbr_height, a tunable the service did not have (a typo of "
+            f"toolbar_height? it had {', '.join(known)}); `keyscope tune remove toolbr_height` takes it out"
+            ) in created.stderr, created.stderr
+    again = cli(server, "tune", "set", "toolbr_height", "64")
+    assert again.returncode == 0 and "created" not in again.stderr, again.stderr
+
+    removed = cli(server, "tune", "remove", "toolbr_height")
+    assert removed.returncode == 0, removed.stderr
+    assert re.fullmatch(r"removed toolbr_height \(seq \d+\)\n", removed.stdout), removed.stdout
+    assert sorted(http(server, "GET", "/tune").json()) == known
+    # Gone now: removing or reading it again lists the tunables there are, with the closest one.
+    for args in (["tune", "remove", "toolbr_height"], ["tune", "get", "toolbr_height"]):
+        stderr = runtime_failure(cli(server, *args))
+        assert f"the tunables are: {', '.join(known)} (did you mean toolbar_height?)" in stderr, (args, stderr)
+
+
+def test_tail_of_a_misspelt_store_that_comes_and_goes_names_the_right_one(server):
+    # The demo's checkout scenario store comes and goes: a misspelling of it is an error with the closest id while
+    # it is registered, and otherwise is followed with a notice, then named once the real one registers.
+    tail = BackgroundCLI(["tail", "--store", "scenario:checkuot/memory"], cli_env(server.home))
+    try:
+        said = tail.wait_line(lambda line: "scenario:checkout/memory" in line and "did you mean" in line, "the closest",
+                              "stderr", timeout=120)
+        if said.startswith("Error:"):
+            assert said.startswith('Error: no store "scenario:checkuot/memory" on the server; did you mean '
+                                   'scenario:checkout/memory? (its stores: '), said
+            assert tail.process.wait(60) == 1
+        else:
+            assert said == ("keyscope tail: scenario:checkout/memory was registered; did you mean it? (still waiting "
+                            "for scenario:checkuot/memory; Ctrl-C, then `keyscope tail --store "
+                            "scenario:checkout/memory`)"), said
+            assert 'no store "scenario:checkuot/memory"' in tail.stderr[0], tail.stderr
+    finally:
+        code = tail.interrupt()
+    assert code == (1 if said.startswith("Error:") else 0), (code, tail.stderr)

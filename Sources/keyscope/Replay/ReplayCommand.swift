@@ -103,9 +103,14 @@ struct ReplayCommand: AsyncParsableCommand {
         guard serve || (port == nil && token == nil && publicDirectory == nil && host == "127.0.0.1") else {
             throw ValidationError("--port, --host, --token and --public need --serve.")
         }
+        if serve { try TokenOption.validate(port: port, token: token) }
     }
 
     func run() async throws {
+        try await Keyscope.reportingUsageErrors(of: Self.self) { try await replay() }
+    }
+
+    private func replay() async throws {
         logLevel.bootstrapLogging()
         let input = RecordingInput(path: file, maxLine: limits.maxLine)
         // A bad header fails before anything starts.

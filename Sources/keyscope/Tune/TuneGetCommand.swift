@@ -20,8 +20,8 @@ struct TuneGetCommand: ParsableCommand {
         discussion: """
             Reads GET /tune. Without KEY, prints the object of every tunable as pretty JSON with sorted keys; with \
             KEY, prints that tunable's value as compact JSON (docs/store.md: 48, 2.5, "text", {"$color": "#FF8800"}). \
-            A KEY the service has no tunable for is an error (exit status 1), as is a server without tunables \
-            (error: no_tunables: …).
+            A KEY the service has no tunable for is an error (exit status 1) that lists the tunables and the \
+            closest one, as is a server without tunables (error: no_tunables: …).
 
             Examples:
               keyscope tune get
@@ -43,10 +43,7 @@ struct TuneGetCommand: ParsableCommand {
             return
         }
         guard let value = values[key] else {
-            let known = values.keys.sorted().joined(separator: ", ")
-            Console.error(
-                "error: no tunable \"\(key)\"; "
-                    + (known.isEmpty ? "the service has no tunables" : "the tunables are: \(known)"))
+            Console.error("error: no tunable \"\(key)\"; " + TuneFailure.knownKeys(values.keys.sorted(), near: key))
             throw ExitCode.failure
         }
         Console.line(value.jsonText(sortedKeys: true))

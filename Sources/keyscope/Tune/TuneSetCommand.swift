@@ -17,7 +17,9 @@ struct TuneSetCommand: ParsableCommand {
             spaces, #, %, non-ASCII; a key holds no "/"). The service reads VALUE as an integer when it is a JSON \
             number without fraction or exponent (64, -0), as a number when it is any other JSON number (2.5, 1e3), \
             and as a string otherwise (#ff8800, nan, 0x10, +1, true). A key the service does not have yet is \
-            created (the tunables are an open JSON object). The service's schema checks it; prints \
+            created (the tunables are an open JSON object), and stderr says "keyscope tune set: created KEY, …" \
+            with the tunables there were and the closest one (a misspelt key shows up that way; `tune remove KEY` \
+            takes it out). The service's schema checks it; prints \
             "KEY = VALUE (seq N)" with the value as the service stored it. A refusal is printed as \
             "error: CODE: MESSAGE" on stderr with exit status 1 (unknown_key, type_mismatch, out_of_range, \
             read_only, no_tunables, …); unknown_key (a service whose schema takes no new keys) also lists the \
@@ -55,6 +57,8 @@ struct TuneSetCommand: ParsableCommand {
     func run() throws {
         let client = try server.tunablesClient()
         if server.allInstances { return try setEverywhere(client) }
+        // The keys before the write, to tell a key this write creates (a typo, under an open schema) on stderr.
+        let before = try? client.values().keys.sorted()
         let result: TunablesClient.Result
         do {
             result = try client.set(key: key, text: value)
@@ -62,6 +66,19 @@ struct TuneSetCommand: ParsableCommand {
             throw TuneFailure.report(error, server: server, key: key)
         }
         Console.line(line(result))
+        if let before, !before.contains(key) { Console.error(Self.creationNotice(key, before: before)) }
+    }
+
+    /// For stderr, when the set created a tunable the service did not have: the closest one it had, the ones it
+    /// had, and how to take the new one out.
+    static func creationNotice(_ key: String, before: [String]) -> String {
+        let typo = KnownStores.closest(to: key, among: before).map { "a typo of \($0)? " } ?? "a typo? "
+        let had = before.isEmpty ? "it had none" : "it had \(before.joined(separator: ", "))"
+        let word = key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
+        let quoted = "'" + key.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
+        let argument = word ? key : quoted
+        return "keyscope tune set: created \(key), a tunable the service did not have (\(typo)\(had)); "
+            + "`keyscope tune remove \(argument)` takes it out"
     }
 
     /// `--instance '*'`: one line per live instance, `ID: KEY = VALUE (seq N)` or `ID: error CODE: MESSAGE`; exit
