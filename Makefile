@@ -74,12 +74,14 @@ test-browser: deps ## Only the browser tests (Tests/e2e/browser: headless Chromi
 	KEYSCOPE_BIN="$$($(SWIFT) build --show-bin-path)/keyscope" .venv-e2e/bin/python -m pytest Tests/e2e/browser -q
 
 # The example is its own package (Hummingbird is its dependency, never the main build's): its tests run the real
-# service in debug; then its release build must open no inspector port.
-example: deps ## Build and test Examples/shop-service (a Hummingbird service embedding Keyscope); check its release build
+# service in debug; then its built binary serves the inspector in debug, and in release opens no inspector port.
+example: deps ## Build and test Examples/shop-service (a Hummingbird service embedding Keyscope); check its binaries
 	$(SWIFT) build --package-path Examples/shop-service --build-tests
 	$(SWIFT) test --package-path Examples/shop-service --skip-build
+	python3 Examples/shop-service/scripts/check_binary.py debug \
+		"$$($(SWIFT) build --package-path Examples/shop-service --show-bin-path)/shop-service"
 	$(SWIFT) build --package-path Examples/shop-service -c release --product shop-service
-	python3 Examples/shop-service/scripts/check_release.py \
+	python3 Examples/shop-service/scripts/check_binary.py release \
 		"$$($(SWIFT) build --package-path Examples/shop-service -c release --show-bin-path)/shop-service"
 
 # autobahn.py starts the echo with its default --max-message of 20 MiB (the 9.* cases send up to 16 MiB); it is set

@@ -33,9 +33,13 @@ let package = Package(
             name: "ShopService",
             dependencies: [
                 .product(name: "KeyscopeCore", package: "Keyscope"),
+                .product(name: "KeyscopeFleet", package: "Keyscope"),
+                .product(name: "KeyscopeInspector", package: "Keyscope"),
+                .product(name: "KeyscopeRedis", package: "Keyscope"),
                 .product(name: "KeyscopeTunables", package: "Keyscope"),
                 .product(name: "KeyscopeServiceLifecycle", package: "Keyscope"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -46,12 +50,8 @@ let package = Package(
             name: "shop-service",
             dependencies: [
                 "ShopService",
-                .product(name: "KeyscopeInspector", package: "Keyscope"),
                 .product(name: "KeyscopeRedis", package: "Keyscope"),
-                .product(name: "KeyscopeServiceLifecycle", package: "Keyscope"),
-                .product(name: "KeyscopeTunables", package: "Keyscope"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -62,6 +62,7 @@ let package = Package(
                 "ShopService",
                 .product(name: "KeyscopeClient", package: "Keyscope"),
                 .product(name: "KeyscopeCore", package: "Keyscope"),
+                .product(name: "KeyscopeFleet", package: "Keyscope"),
                 .product(name: "KeyscopeInspector", package: "Keyscope"),
                 .product(name: "KeyscopeRedis", package: "Keyscope"),
                 .product(name: "KeyscopeServiceLifecycle", package: "Keyscope"),
@@ -70,6 +71,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings

@@ -11,6 +11,7 @@ public import Logging
 /// let inspector = InspectorService(registry: stores.registry, features: features)   // nil in release builds
 /// try await ShopApplication.make(stores: stores, port: 8080, inspector: inspector).runService()
 /// ```
+/// ``ShopServer`` does this from `shop-service`'s options, with the fleet when there is a Redis URL.
 public enum ShopApplication {
     /// The application serving `stores` on `host`:`port`, running `inspector` beside it when there is one.
     public static func make(

@@ -7,21 +7,22 @@ public import Logging
 ///
 /// | store | holds |
 /// | --- | --- |
-/// | `app/memory` | `cart` (items and coupon) and `catalogue` (products by id) |
+/// | `app/memory` | `catalogue` (products by id) |
+/// | `scenario:cart-<id>/memory` | one customer's `cart` (items, coupon), from its first item to `DELETE /cart` |
 /// | `app/file:<data>/settings.json` | `currency` and `shop_name`, kept across restarts |
-/// | `app/backend:flags` | feature flags (`gift_wrap`, `express_checkout`) shared by every instance through the backend |
+/// | `app/backend:flags` | feature flags (`gift_wrap`, `express_checkout`), shared by every instance (Redis) |
 /// | `app/file:<data>/live-constants.json` | the tunables: `max_cart_items`, `free_shipping_from`, `welcome_text` |
 ///
 /// ```swift
 /// let stores = try ShopStores(dataDirectory: URL(fileURLWithPath: ".shop-data"))
-/// let cart = try stores.cart()                       // what GET /cart shows
+/// let cart = stores.cart(CartID("ada")!)             // scenario:cart-ada/memory
 /// ```
 public final class ShopStores: Sendable {
     /// Where the stores are registered: the inspector watches this registry.
     public let registry: StoreRegistry
     /// Makes the stores; its version drops persisted data on a major change.
     public let factory: DefaultStoreFactory
-    /// The cart and the catalogue.
+    /// The catalogue (each cart is a scenario store of its own: ``cart(_:)``).
     public let shop: KeyValueStore
     /// Settings that survive a restart.
     public let settings: KeyValueStore
@@ -58,10 +59,9 @@ public final class ShopStores: Sendable {
         tunables.stop()
     }
 
-    /// The first run's data: the catalogue, an empty cart, default settings and flags (kept when already there).
+    /// The first run's data: the catalogue, default settings and flags (kept when already there).
     private func seed() {
         _ = shop.set("catalogue", Catalogue.products)
-        if shop.get("cart") == nil { _ = shop.set("cart", ["items": []]) }
         if settings.get("currency") == nil { _ = settings.set("currency", "EUR") }
         if settings.get("shop_name") == nil { _ = settings.set("shop_name", "The tea shop") }
         if flags.get("gift_wrap") == nil { _ = flags.set("gift_wrap", false) }

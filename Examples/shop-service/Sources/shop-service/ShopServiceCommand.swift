@@ -1,10 +1,6 @@
 import ArgumentParser
 import Foundation
-import Hummingbird
 import KeyscopeRedis
-import KeyscopeServer
-import KeyscopeServiceLifecycle
-import KeyscopeTunables
 import Logging
 import ShopService
 
@@ -15,10 +11,13 @@ struct ShopServiceCommand: AsyncParsableCommand {
         commandName: "shop-service",
         abstract: "An example tea shop API whose state lives in Keyscope stores.",
         discussion: """
-            Serves GET /catalogue, GET /cart, POST /cart/items, DELETE /cart/items/:id and GET /flags on --port. A \
+            Serves GET /catalogue, GET /cart, POST /cart/items, DELETE /cart/items/:id, DELETE /cart and GET /flags on \
+            --port (the cart routes act on the cart the Cart-ID header names, `guest` without one). A \
             debug build also runs the Keyscope inspector on --inspector-port (loopback only, with a token); the \
             keyscope CLI finds it by itself (`swift run keyscope snapshot` in the Keyscope checkout). A release build \
-            opens no inspector port. SIGINT or SIGTERM stops both gracefully.
+            opens no inspector port. With --redis the flags are shared by every instance of --fleet, and a debug build \
+            joins that fleet (`swift run keyscope fleet --redis URL --fleet shop` shows every instance). SIGINT or \
+            SIGTERM stops both gracefully.
             """)
 
     @Option(help: "The address the API listens on.")
@@ -35,12 +34,12 @@ struct ShopServiceCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Keep the shared flags (app/backend:flags) in this Redis, live across every instance: "
-                + "redis://[user:password@]host:port[/db] (default: $KEYSCOPE_REDIS_URL; without one they stay in "
-                + "this process).", valueName: "URL"))
+            "Keep the shared flags (app/backend:flags) in this Redis, live across every instance, and join the "
+                + "fleet there (debug builds): redis://[user:password@]host:port[/db] (default: $KEYSCOPE_REDIS_URL; "
+                + "without one the flags stay in this process).", valueName: "URL"))
     var redis: String?
 
-    @Option(help: "The fleet: the instances that share one set of flags in Redis.")
+    @Option(help: "The fleet: the instances that share one set of flags in Redis and one `keyscope fleet` dashboard.")
     var fleet = "shop"
 
     @Option(help: "This instance's id among the fleet's (default: <hostname>-<pid>).")
@@ -49,22 +48,21 @@ struct ShopServiceCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "shop")
         logger.logLevel = .info
-        let redisURL = redis ?? ProcessInfo.processInfo.environment["KEYSCOPE_REDIS_URL"]
-        // Redis is never on a request's path: a write goes on while it is down and reaches it when it is back.
-        let backend = try redisURL.map { try RedisBackend(url: $0, fleet: fleet, instance: instance) }
-        if let backend { logger.info("shared flags in Redis", metadata: ["redis": "\(backend.url)"]) }
-        let stores = try ShopStores(
-            dataDirectory: URL(fileURLWithPath: data, isDirectory: true), backend: backend, logger: logger)
-        defer { stores.stop() }
-        var options = ServerOptions()
-        options.port = inspectorPort
-        options.name = "shop-service"
-        // nil in a release build: no inspector, no port, no thread.
-        let inspector = InspectorService(
-            registry: stores.registry, options: options, features: [TunablesFeature(stores.tunables)],
-            logger: logger)
-        if inspector == nil { logger.info("release build: no inspector") }
-        let app = ShopApplication.make(stores: stores, host: host, port: port, inspector: inspector, logger: logger)
-        try await app.runService()
+        var configuration = ShopServer.Configuration(dataDirectory: URL(fileURLWithPath: data, isDirectory: true))
+        configuration.host = host
+        configuration.port = port
+        configuration.inspectorPort = inspectorPort
+        configuration.redis =
+            redis ?? ProcessInfo.processInfo.environment["KEYSCOPE_REDIS_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.fleet = fleet
+        configuration.instance = instance
+        let server: ShopServer
+        do {
+            server = try ShopServer(configuration, logger: logger)
+        } catch let error as RedisError {
+            throw ValidationError("--redis, --fleet or --instance: \(error.message)")
+        }
+        // The API and (debug builds) the inspector, until SIGINT or SIGTERM; then the fleet is told we left.
+        try await server.run()
     }
 }

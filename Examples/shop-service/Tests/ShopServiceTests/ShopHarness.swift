@@ -1,47 +1,52 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import KeyscopeClient
 import KeyscopeCore
 import KeyscopeServer
 import KeyscopeServiceLifecycle
-import KeyscopeTunables
 import NIOCore
 import ShopService
 import Testing
 
-/// The real shop on free ports, as `shop-service` runs it (the API and the inspector in one service group), with
-/// an HTTP client for the API and a WebSocket client of the inspector. Each harness has its own stores, registry and
-/// data folder.
+/// The real shop on free ports, as `shop-service` runs it (``ShopServer``: the API and the inspector in one service
+/// group), with an HTTP client for the API and a WebSocket client of the inspector. Each harness has its own stores,
+/// registry and data folder.
 struct ShopHarness {
     let api: any TestClientProtocol
     let inspector: InspectorClient
-    let stores: ShopStores
+    let server: ShopServer
+    /// The inspector's port and token.
+    let endpoint: InspectorEndpoint
 
-    /// Runs `body` against a started shop, then shuts it down.
-    static func run(_ body: @Sendable (ShopHarness) async throws -> Void) async throws {
+    var stores: ShopStores { server.stores }
+
+    /// Runs `body` against a started shop (with `redis`, a member of `fleet` as `instance`), then shuts it down.
+    static func run(
+        redis: String? = nil, fleet: String = "shop-test", instance: String? = nil,
+        _ body: @Sendable (ShopHarness) async throws -> Void
+    ) async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("shop-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let stores = try ShopStores(dataDirectory: data, registry: StoreRegistry())
-        defer { stores.stop() }
-        var options = ServerOptions()
-        options.port = 0
-        options.writesServerRecord = false
-        let service = try #require(
-            InspectorService(
-                registry: stores.registry, options: options, features: [TunablesFeature(stores.tunables)]),
-            "tests are debug builds: the inspector is there")
-        let app = ShopApplication.make(stores: stores, port: 0, inspector: service)
-        try await app.test(.live) { api in
+        var configuration = ShopServer.Configuration(dataDirectory: data)
+        configuration.port = 0
+        configuration.inspectorPort = 0
+        configuration.writesServerRecord = false
+        (configuration.redis, configuration.fleet, configuration.instance) = (redis, fleet, instance)
+        let server = try ShopServer(configuration, registry: StoreRegistry())
+        defer { server.stop() }
+        let service = try #require(server.inspector, "tests are debug builds: the inspector is there")
+        try await server.application().test(.live) { api in
             let port = try await listeningPort(of: service.server)
             let token = try #require(service.server.token)
-            let inspector = try await InspectorClient.connect(
-                to: InspectorEndpoint(host: "127.0.0.1", port: port, token: token))
+            let endpoint = InspectorEndpoint(host: "127.0.0.1", port: port, token: token)
+            let inspector = try await InspectorClient.connect(to: endpoint)
             do {
                 // The server takes the client's snapshot when it sets the connection up, which may come after
                 // `connect` returns: an API call before it would land in the snapshot, not in `changes`.
                 try await awaitSnapshot(inspector)
-                try await body(ShopHarness(api: api, inspector: inspector, stores: stores))
+                try await body(ShopHarness(api: api, inspector: inspector, server: server, endpoint: endpoint))
             } catch {
                 await inspector.close()
                 throw error
@@ -68,13 +73,15 @@ struct ShopHarness {
         throw HarnessError("the inspector did not start within 10 s")
     }
 
-    /// One API call; the status and the body read as a JSON value (`nil` when it is not JSON).
-    func call(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil) async throws
+    /// One API call (for the cart `cart` names, the guest's without one); the status and the body read as a JSON
+    /// value (`nil` when it is not JSON).
+    func call(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil, cart: String? = nil) async throws
         -> (status: HTTPResponse.Status, json: StoreValue?)
     {
+        var headers: HTTPFields = body == nil ? [:] : [.contentType: "application/json"]
+        if let cart { headers[CartID.header] = cart }
         let response = try await api.execute(
-            uri: uri, method: method, headers: body == nil ? [:] : [.contentType: "application/json"],
-            body: body.map { ByteBuffer(string: $0) })
+            uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
         return (response.status, try? StoreValue(jsonData: Data(String(buffer: response.body).utf8)))
     }
 
