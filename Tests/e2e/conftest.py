@@ -3,11 +3,15 @@
 - `server`: one server per test module, started with the module's `SERVER_ARGS` (a list, default none), or with
   the args of an indirect parametrisation: `@pytest.mark.parametrize("server", [["--read-only"]], indirect=True)`.
 - `launch`: a factory for servers that a single test owns (stopped at the end of the test).
+- `scratch`: an empty folder of the test's own (a user's home, state or temporary folder), removed after it.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -40,6 +44,13 @@ def launch():
     yield start
     for running in started:
         running.stop()
+
+
+@pytest.fixture
+def scratch(request: pytest.FixtureRequest):
+    made = Path(tempfile.mkdtemp(prefix=f"keyscope-{request.module.__name__.removeprefix('test_')}-e2e-"))
+    yield made
+    shutil.rmtree(made, ignore_errors=True)
 
 
 @pytest.hookimpl(hookwrapper=True)

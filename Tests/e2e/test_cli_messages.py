@@ -19,13 +19,6 @@ from support import DASHBOARD_LINE, REPO, LoopbackAddress, http
 RECORDING = REPO / "fixtures" / "recordings" / "checkout-session.kslog"
 
 
-@pytest.fixture
-def scratch():
-    made = Path(tempfile.mkdtemp(prefix="keyscope-cli-e2e-"))
-    yield made
-    shutil.rmtree(made, ignore_errors=True)
-
-
 def cli(server, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
     return run_cli(list(args), cli_env(server.home, **extra))
 

@@ -5,7 +5,6 @@ behind, and `serve --help` names every client command that finds servers through
 from __future__ import annotations
 
 import re
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -15,13 +14,6 @@ from cli_child import cli_env, run_cli
 from support import REPO
 
 RECORDING = REPO / "fixtures" / "recordings" / "checkout-session.kslog"
-
-
-@pytest.fixture
-def scratch():
-    made = Path(tempfile.mkdtemp(prefix="keyscope-serving-e2e-"))
-    yield made
-    shutil.rmtree(made, ignore_errors=True)
 
 
 def user(scratch: Path, **extra: str) -> dict[str, str]:

@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from redis_backend_support import PASSWORD, STORE, snapshot_entry, start_instance
+from redis_backend_support import (PASSWORD, STORE, assert_a_new_instance_loads_it, snapshot_entry, start_instance,
+                                   wait_converged)
 from redis_support import RedisServer
 from support import KeyscopeServer, StreamClient, http, request_http, store_root, unique_key, wait_for
 
@@ -203,23 +204,8 @@ def test_concurrent_writes_and_a_kill_9_converge(redis):
         for thread in threads:
             thread.join(30)
         survivors = servers[1:]
-        seen: list[dict] = []
-
-        def converged() -> bool:
-            seen[:] = [snapshot_entry(s)["root"] for s in survivors]
-            return len({repr(sorted(root.items())) for root in seen}) == 1
-
-        try:
-            wait_for(converged, "the surviving instances converged", timeout=20)
-        except AssertionError as error:
-            shown = {key: [root.get(key) for root in seen] for key in keys}
-            raise AssertionError(f"{error}; each survivor's value of each key: {shown}") from None
-        fresh = start_instance(redis, "shop-5")
-        try:
-            wait_for(lambda: snapshot_entry(fresh)["root"] == snapshot_entry(survivors[0])["root"],
-                     "a new instance loads the same document", timeout=20)
-        finally:
-            fresh.stop()
+        wait_converged(survivors, keys, "the surviving instances converged")
+        assert_a_new_instance_loads_it(redis, survivors[0], "shop-5")
     finally:
         stop.set()
         for server in servers:

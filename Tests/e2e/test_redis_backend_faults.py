@@ -9,7 +9,8 @@ import threading
 
 import pytest
 
-from redis_backend_support import PASSWORD, STORE, snapshot_entry, start_instance
+from redis_backend_support import (PASSWORD, STORE, assert_a_new_instance_loads_it, snapshot_entry, start_instance,
+                                   wait_converged)
 from redis_support import RedisServer
 from support import KeyscopeServer, http, request_http, store_root, unique_key, wait_for
 
@@ -147,28 +148,11 @@ def test_redis_stopped_and_restarted_with_and_without_its_data_under_writes_ends
                 thread.join(30)
         try:
             assert not failures, failures
-            seen: list[dict] = []
-
-            def converged() -> bool:
-                entries = [snapshot_entry(server) for server in servers]
-                seen[:] = [entry["root"] for entry in entries]
-                return (all(e["backend"]["state"] == "connected" and e["backend"]["pending"] == 0 for e in entries)
-                        and all(root == seen[0] for root in seen))
-
-            try:
-                wait_for(converged, "the instances converged", timeout=20)
-            except AssertionError as error:
-                shown = {key: [root.get(key) for root in seen] for key in own + shared}
-                raise AssertionError(f"{error}; each instance's value of each key: {shown}") from None
-            root = seen[0]
+            root = wait_converged(servers, own + shared, "the instances converged",
+                                  settled=lambda e: e["backend"]["state"] == "connected" and e["backend"]["pending"] == 0)
             assert {own[index]: root.get(own[index]) for index in last} == {own[i]: v for i, v in last.items()}
             assert all(key in root for key in shared), root
-            fresh = start_instance(redis, "shop-fresh")
-            try:
-                wait_for(lambda: snapshot_entry(fresh)["root"] == snapshot_entry(servers[0])["root"],
-                         "a new instance loads the same document", timeout=20)
-            finally:
-                fresh.stop()
+            assert_a_new_instance_loads_it(redis, servers[0], "shop-fresh")
         finally:
             for server in servers:
                 server.stop()

@@ -5,11 +5,9 @@ are removed once their process is gone."""
 
 from __future__ import annotations
 
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,13 +17,6 @@ from support import http
 
 # No KEYSCOPE_HOME and no runtime folder: the state folder rule alone decides (empty counts as unset).
 UNSET = {"KEYSCOPE_HOME": "", "XDG_RUNTIME_DIR": ""}
-
-
-@pytest.fixture
-def scratch():
-    made = Path(tempfile.mkdtemp(prefix="keyscope-state-e2e-"))
-    yield made
-    shutil.rmtree(made, ignore_errors=True)
 
 
 def expect_settings_store(server, path: Path) -> None:
