@@ -24,6 +24,8 @@ let package = Package(
     name: "Keyscope",
     products: [
         .library(name: "KeyscopeCore", targets: ["KeyscopeCore"]),
+        // Its types (LogTime, the JSON codec) appear in the public API of the inspector, recordings and the fleet.
+        .library(name: "KeyscopeCodec", targets: ["KeyscopeCodec"]),
         .library(name: "KeyscopeTesting", targets: ["KeyscopeTesting"]),
         .library(name: "KeyscopeProtocol", targets: ["KeyscopeProtocol"]),
         .library(name: "KeyscopeInspector", targets: ["KeyscopeInspector", "KeyscopeServer"]),
