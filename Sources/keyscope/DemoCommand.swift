@@ -61,7 +61,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Directory of the persisted store's state.json (default: <tmp>/keyscope-demo).",
+            "Directory of the persisted store's state.json (default: demo/ in the state folder, where serve --demo "
+                + "keeps it: $KEYSCOPE_HOME, else $XDG_STATE_HOME/keyscope, else ~/.local/state/keyscope).",
             valueName: "PATH"))
     var stateDir: String?
 
@@ -86,11 +87,18 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         logLevel.bootstrapLogging()
+        let directory: URL
+        do {
+            directory = try stateDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? DemoStateFolder.prepare()
+        } catch {
+            throw CommandFailure(
+                "could not make the demo's state folder: \(error.localizedDescription); pass --state-dir, or set "
+                    + "KEYSCOPE_HOME or XDG_STATE_HOME to a folder you can write")
+        }
         let configuration = DemoConfiguration(
             rate: rate,
             seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)),
-            stateDirectory: stateDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? DemoConfiguration.defaultStateDirectory,
+            stateDirectory: directory,
             duration: duration.map { Duration.seconds($0) }
         )
         let until = duration.map { "for \(Self.secondsText($0)) s" } ?? "until Ctrl-C"

@@ -1,10 +1,11 @@
-"""Where `keyscope serve --demo` keeps its state (issues 23 and 28): the state folder is $KEYSCOPE_HOME, else
-$XDG_STATE_HOME/keyscope, else $HOME/.local/state/keyscope; the demo's tunables and settings file live in its demo/
-and survive a restart; nothing is left in the temporary folder, and the per-run folders older versions left there
-are removed once their process is gone."""
+"""Where `keyscope serve --demo` and `keyscope demo` keep their state (issues 23 and 28): the state folder is
+$KEYSCOPE_HOME, else $XDG_STATE_HOME/keyscope, else $HOME/.local/state/keyscope; the demo's tunables and settings
+file live in its demo/ and survive a restart; nothing is left in the temporary folder, and the per-run folders older
+versions left there are removed once their process is gone."""
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -73,3 +74,23 @@ def test_kill_9_leaves_nothing_behind_and_old_run_folders_of_dead_processes_go(l
     assert sorted(p.name for p in temporary.iterdir()) == ["keyscope-serve-1"]
     launch(env=env)
     assert alive.is_dir() and not (temporary / f"keyscope-serve-{gone.pid}").exists()
+
+
+def test_keyscope_demo_keeps_its_settings_file_where_serve_demo_does(scratch):
+    env = cli_env(scratch, TMPDIR=str(scratch / "tmp"))
+    (scratch / "tmp").mkdir()
+    settings = scratch / "demo" / "state.json"
+    for launches in (1, 2):  # the second run starts from the first one's file
+        done = run_cli(["demo", "--duration", "1", "--rate", "20", "--seed", "7"], env)
+        assert done.returncode == 0, done.stderr
+        assert f"state file {settings}" in done.stdout.splitlines()[0], done.stdout
+        assert json.loads(settings.read_text())["root"]["launches"] == launches
+    assert not list((scratch / "tmp").iterdir()), "nothing in the temporary folder"
+
+
+def test_keyscope_demo_without_a_state_folder_it_can_make_says_what_to_set(scratch):
+    blocker = scratch / "file"
+    blocker.write_text("not a folder")
+    done = run_cli(["demo", "--duration", "1"], cli_env(blocker / "keyscope"))
+    assert done.returncode == 1, done.stderr
+    assert "could not make the demo's state folder" in done.stderr and "--state-dir" in done.stderr, done.stderr
