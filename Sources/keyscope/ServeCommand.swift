@@ -212,7 +212,13 @@ struct ServeCommand: AsyncParsableCommand {
             hubOptions: HubOptions(
                 maxEntries: logEntries, maxBytes: logBytes.bytes, readOnly: listener.readOnly,
                 readOnlyReason: listener.readOnly ? "it was started with `keyscope serve --read-only`" : nil),
-            features: [TunablesFeature(constants)], logger: Logger(label: "keyscope.server"))
+            features: [
+                TunablesFeature(
+                    constants,
+                    absence: "this demo was started with --no-tunables; start it without that flag to serve its "
+                        + "tunables")
+            ],
+            logger: Logger(label: "keyscope.server"))
         let hub = server.hub
         let scanned: DemoPreferences?
         do {

@@ -121,6 +121,10 @@ def test_replay_serve_beside_the_demo_is_named_and_refuses_writes_with_the_reaso
         refused = runtime_failure(cli(server, "write", "app/memory", "cart.total", "1"))
         assert "`keyscope replay --serve`, which shows a recording and refuses every write" in refused
         assert "--read-only" not in refused, "replay has no --read-only flag"
+        # A recording has no tunables: the answer says so, and where they are read instead.
+        untuned = runtime_failure(cli(server, "tune", "get"))
+        assert "no_tunables: `keyscope replay --serve` shows a recording, which holds no tunables" in untuned, untuned
+        assert "TunablesFeature" not in untuned, "no embedding advice for a replay"
         direct = cli(server, "write", "app/memory", "cart.total", "1", "--port", str(server.port))
         assert direct.returncode == 0 and "servers are running" not in direct.stderr, direct.stderr
     finally:

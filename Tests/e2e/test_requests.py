@@ -256,6 +256,7 @@ def test_tune_without_tunables_is_an_error_reply(launch):
         while (message := recv_json(ws))["type"] != "reply":
             pass
     assert message["ok"] is False and message["error"]["code"] == "no_tunables", message
+    assert "started with --no-tunables" in message["error"]["message"], message
 
 
 @pytest.fixture(scope="module")

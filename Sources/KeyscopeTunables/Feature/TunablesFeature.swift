@@ -18,10 +18,16 @@ public final class TunablesFeature: InspectorFeature {
     public let name = "tunables"
     private let slot: Mutex<(any TunablesEndpoint)?>
     private let link = HubLink()
+    private let absence: String
 
-    /// A feature serving `endpoint` (`nil`: none yet, every route answers `no_tunables`).
-    public init(_ endpoint: (any TunablesEndpoint)? = nil) {
+    /// A feature serving `endpoint` (`nil`: none yet, every route answers `no_tunables`). `absence` is that answer's
+    /// message: why this process has none and what to do instead (by default, how an embedding service serves them).
+    public init(_ endpoint: (any TunablesEndpoint)? = nil, absence: String? = nil) {
         slot = Mutex(endpoint)
+        self.absence =
+            absence
+            ?? "this process has no tunables loaded; an embedding service serves them with TunablesFeature(tunables) "
+            + "among the inspector's features"
     }
 
     /// The tunables served; safe to set from any thread, also while the server runs.
@@ -119,10 +125,7 @@ public final class TunablesFeature: InspectorFeature {
     /// The endpoint, or `no_tunables`.
     func loaded() throws(HubError) -> any TunablesEndpoint {
         guard let endpoint else {
-            throw HubError(
-                code: .noTunables,
-                message: "this process has no tunables loaded; an embedding service serves them with "
-                    + "TunablesFeature(tunables) among the inspector's features")
+            throw HubError(code: .noTunables, message: absence)
         }
         return endpoint
     }

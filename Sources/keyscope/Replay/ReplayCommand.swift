@@ -171,7 +171,12 @@ struct ReplayCommand: AsyncParsableCommand {
             registry: registry, options: options,
             hubOptions: HubOptions(
                 readOnly: true, readOnlyReason: "it is `keyscope replay --serve`, which shows a recording"),
-            features: [TunablesFeature(), PreferencesFeature(), WatchesFeature(), RecordingsFeature()],
+            features: [
+                TunablesFeature(
+                    absence: "`keyscope replay --serve` shows a recording, which holds no tunables; read or change "
+                        + "them on the running service (keyscope tune get --port PORT)"),
+                PreferencesFeature(), WatchesFeature(), RecordingsFeature(),
+            ],
             logger: Logger(label: "keyscope.server"))
         do {
             try server.start()
