@@ -40,15 +40,20 @@ final class BackendSetBenchmarks {
     private let memoryWriter: Writer
     private let redisWriter: Writer
     private let unreachableWriter: Writer
+    /// The stores' registries, kept as a service keeps its factory's (or the shared one): a store whose registry is
+    /// gone is heard by nobody and skips making its changes, which no store of a running service does.
+    private let registries: [StoreRegistry]
     private let path = try! StoreKeyPath(parsing: "limits.cart")
     private let values: [StoreValue] = [.integer(20), .integer(21)]
 
     /// Opens the three stores, each from a factory and registry of its own; the Redis-backed one is connected.
     init(redisURL: String) throws {
+        let registries = [StoreRegistry(), StoreRegistry(), StoreRegistry()]
+        self.registries = registries
         memoryWriter = Writer(
-            store: DefaultStoreFactory(registry: StoreRegistry()).store(storage: .memory))
+            store: DefaultStoreFactory(registry: registries[0]).store(storage: .memory))
         let synced = DefaultStoreFactory(
-            registry: StoreRegistry(), backend: try RedisBackend(url: redisURL, fleet: "bench", instance: "set-cost")
+            registry: registries[1], backend: try RedisBackend(url: redisURL, fleet: "bench", instance: "set-cost")
         ).store(storage: .backend(namespace: "set-cost"))
         guard synced.backendStatus?.state == .connected else {
             throw BenchError("the Redis-backed store did not connect to \(redisURL)")
@@ -58,7 +63,7 @@ final class BackendSetBenchmarks {
         let nowhere = try RedisBackend(
             url: "redis://127.0.0.1:\(try RedisTestServer.freePort())", fleet: "bench", instance: "set-cost-down")
         unreachableWriter = Writer(
-            store: DefaultStoreFactory(registry: StoreRegistry(), backend: nowhere)
+            store: DefaultStoreFactory(registry: registries[2], backend: nowhere)
                 .store(storage: .backend(namespace: "set-cost")))
         for writer in [memoryWriter, redisWriter, unreachableWriter] {
             try writer.store.replaceAll(with: Self.document)
