@@ -424,11 +424,28 @@ def roomy():
     """A server of its own, with the default connection cap: on the module's (24 connections) the sockets earlier
     tests leave closing can fill the cap on a busy machine, and the cap's rule (the oldest unfinished request makes
     room) then pushes a holder out, so the budget never fills. Its header timeout (the longest pause within a body)
-    is long: on a loaded machine the first holders wait seconds, untouched, while the others are opened, and a 3 s
-    timeout dropped some of them there, so the budget never filled either."""
+    is long, so that no holder is dropped for waiting, untouched, while a loaded machine opens the others."""
     running = KeyscopeServer(["--rate", "20", "--header-timeout", "60"])
     yield running
     running.stop()
+
+
+def unread_by_server(port: int) -> int:
+    """Bytes that clients sent to the server on `port` and that it has not read yet: the receive queues of its
+    side of each connection (Linux's /proc/net/tcp). `sendall` returns once the bytes are in the kernel, long before
+    the server has taken them."""
+    total = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as rows:
+                next(rows)
+                for row in rows:
+                    fields = row.split()
+                    if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":  # ESTABLISHED
+                        total += int(fields[4].split(":")[1], 16)
+        except FileNotFoundError:
+            continue
+    return total
 
 
 def test_bodies_beyond_the_servers_budget_get_503(roomy):
@@ -444,6 +461,9 @@ def test_bodies_beyond_the_servers_budget_get_503(roomy):
             sock.sendall(body_head(server, BODY_LIMIT) + b" " * (BODY_LIMIT - Trickle.HELD_BACK))
             holders.append(sock)
         trickle.start()
+        # The budget counts what the server has received: a probe that came in before the last holder's bytes were
+        # read would take their room, and that holder would be the one refused.
+        wait_for(lambda: unread_by_server(server.port) == 0, "the server to have read the holders' bodies", timeout=30)
         seen = []
 
         def refused() -> bool:
