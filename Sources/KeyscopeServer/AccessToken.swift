@@ -4,7 +4,7 @@
 /// let token = AccessToken.random()                 // 256 bits, URL-safe
 /// token.matches(presented)                         // constant time in the presented text's length
 /// ```
-struct AccessToken: Sendable, Hashable {
+package struct AccessToken: Sendable, Hashable {
     let value: String
     private let bytes: [UInt8]
 
@@ -13,7 +13,7 @@ struct AccessToken: Sendable, Hashable {
     static let minimumLength = 16
 
     /// A token given by the user; `nil` with a reason when it is too short or has characters a URL would mangle.
-    static func validated(_ text: String) -> Result<AccessToken, ServerError> {
+    package static func validated(_ text: String) -> Result<AccessToken, ServerError> {
         guard text.utf8.count >= minimumLength else {
             return .failure(.invalidOption("the token must have at least \(minimumLength) characters"))
         }

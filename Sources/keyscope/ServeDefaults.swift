@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeyscopeServer
 
 /// Where the dashboard's files are when --public is not given.
 enum PublicDirectory {
@@ -19,16 +20,16 @@ enum TokenOption {
     }
 
     /// Checks what a serving command's options say before it starts: a `--port` in range and a token the server
-    /// takes (the server's rule, AccessToken: 16 or more URL-safe characters), each refusal naming its flag.
+    /// takes (the server's own rule, ``AccessToken/validated(_:)``), each refusal naming its flag.
     static func validate(
         port: Int?, token: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ValidationError) {
         if let port, !(0...65_535).contains(port) {
             throw ValidationError("--port must be 0 (a free port) or 1 to 65535; got \(port).")
         }
-        guard let given = given(token, environment: environment) else { return }
-        let urlSafe = given.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) }
-        guard given.utf8.count < 16 || !urlSafe else { return }
+        guard let given = given(token, environment: environment),
+            case .failure = AccessToken.validated(given)
+        else { return }
         let source = token == nil ? "KEYSCOPE_TOKEN" : "--token"
         throw ValidationError("\(source) must be 16 or more URL-safe characters (letters, digits, - . _ ~).")
     }
